@@ -1,0 +1,48 @@
+"""``reversi move``: the move a level plays in a position, for scripts and curious players."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+
+from reversi_tui.engine import NotationError, parse_position, square_name
+from reversi_tui.engine.ai import SearchResult, choose_move
+
+
+def format_result(result: SearchResult) -> str:
+    """One human-readable line: move, score (exact or estimated), depth, nodes, time."""
+    kind = "exact" if result.exact else "estimate"
+    return (
+        f"{square_name(result.move)}  score {result.score:+.1f} ({kind})  depth {result.depth}  "
+        f"nodes {result.nodes}  time {result.seconds:.2f} s"
+    )
+
+
+def result_json(result: SearchResult) -> str:
+    """The one-line JSON form; ``"move": "pass"`` when the side to move has none."""
+    return json.dumps(
+        {
+            "move": square_name(result.move),
+            "score": result.score,
+            "depth": result.depth,
+            "nodes": result.nodes,
+            "seconds": round(result.seconds, 4),
+        }
+    )
+
+
+def run_move(args: argparse.Namespace) -> int:
+    """Parse the position, search it at the level, print the verdict; 2 on bad input."""
+    try:
+        position = parse_position(args.position)
+    except (NotationError, ValueError) as error:
+        print(f"reversi move: {error}", file=sys.stderr)
+        return 2
+    rng = random.Random(args.seed) if args.seed is not None else None
+    result = choose_move(
+        position, args.level, think_time=args.think_time, rng=rng, depth=args.depth
+    )
+    print(result_json(result) if args.json else format_result(result))
+    return 0

@@ -1,0 +1,186 @@
+"""``reversi arena``: levels play each other; the statistics that tune and rank them.
+
+Games come in pairs: both games of a pair start from the same opening with the
+colours swapped, so an unbalanced opening cancels out. Openings are a few random
+plies from the seed, kept only when a shallow search calls them roughly even.
+Games are independent, so ``--jobs`` spreads them over a process pool.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from reversi_tui.engine import PASS, Color, Position
+from reversi_tui.engine.ai import choose_move
+
+#: Random plies from the start position that make an opening.
+OPENING_PLIES = 6
+#: An opening is kept when a depth-4 search scores it within this many discs.
+BALANCE_LIMIT = 3.0
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One competitor: a level, with optional overrides of its clock or depth."""
+
+    level: str
+    think_time: float | None = None
+    depth: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """Everything one game needs, picklable for the process pool."""
+
+    index: int
+    opening: tuple[int, ...]
+    black: Side
+    white: Side
+    seed: int
+    a_is_black: bool
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """The outcome of one game from side A's point of view, and the thinking times."""
+
+    index: int
+    a_is_black: bool
+    diff_a: int  # final disc difference for A, empties to the winner
+    times_a: list[float] = field(default_factory=list)
+    times_b: list[float] = field(default_factory=list)
+
+
+def openings(seed: int) -> Iterator[tuple[int, ...]]:
+    """Balanced random openings, an endless reproducible stream for one seed."""
+    rng = random.Random(seed)
+    while True:
+        pos = Position.initial()
+        plies: list[int] = []
+        for _ in range(OPENING_PLIES):
+            moves = pos.legal_moves
+            if not moves:
+                break
+            move = rng.choice(moves)
+            plies.append(move)
+            pos = pos.play(move)
+        if not pos.legal_moves:
+            continue
+        if abs(choose_move(pos, "hard", depth=4).score) <= BALANCE_LIMIT:
+            yield tuple(plies)
+
+
+def play_game(spec: GameSpec) -> GameRecord:
+    """Play one game to the end and record who won by how much and each move's time."""
+    pos = Position.initial()
+    for move in spec.opening:
+        pos = pos.play(move)
+    rngs = {
+        Color.BLACK: random.Random(spec.seed * 2),
+        Color.WHITE: random.Random(spec.seed * 2 + 1),
+    }
+    sides = {Color.BLACK: spec.black, Color.WHITE: spec.white}
+    times: dict[Color, list[float]] = {Color.BLACK: [], Color.WHITE: []}
+    while not pos.is_game_over:
+        if pos.must_pass:
+            pos = pos.play(PASS)
+            continue
+        side = sides[pos.turn]
+        t0 = time.perf_counter()
+        result = choose_move(
+            pos, side.level, think_time=side.think_time, depth=side.depth, rng=rngs[pos.turn]
+        )
+        times[pos.turn].append(time.perf_counter() - t0)
+        pos = pos.play(result.move)
+    black, white = pos.outcome().final_score
+    a, b = (Color.BLACK, Color.WHITE) if spec.a_is_black else (Color.WHITE, Color.BLACK)
+    diff_black = black - white
+    return GameRecord(
+        spec.index,
+        spec.a_is_black,
+        diff_black if spec.a_is_black else -diff_black,
+        times[a],
+        times[b],
+    )
+
+
+def game_specs(args: argparse.Namespace) -> list[GameSpec]:
+    """The games to play: colours swap every game, a new opening every pair."""
+    a = Side(args.black, args.think_time, args.depth)
+    b = Side(args.white, args.think_time, args.depth)
+    stream = openings(args.seed)
+    specs = []
+    opening: tuple[int, ...] = ()
+    for i in range(args.games):
+        if i % 2 == 0:
+            opening = next(stream)
+        a_black = i % 2 == 0
+        black, white = (a, b) if a_black else (b, a)
+        specs.append(GameSpec(i, opening, black, white, args.seed * 100_003 + i, a_black))
+    return specs
+
+
+def _label(args: argparse.Namespace) -> tuple[str, str]:
+    if args.black == args.white:
+        return f"{args.black} (A)", f"{args.white} (B)"
+    return args.black, args.white
+
+
+def summary(records: list[GameRecord], label_a: str, label_b: str) -> list[str]:
+    """The report lines: results per side, mean disc difference, time per move."""
+    wins = sum(r.diff_a > 0 for r in records)
+    losses = sum(r.diff_a < 0 for r in records)
+    draws = len(records) - wins - losses
+    diffs = [r.diff_a for r in records]
+    lines = [f"{len(records)} games, colours alternating, openings in pairs"]
+    width = max(len(label_a), len(label_b))
+    for label, w, lo, sign, times in (
+        (label_a, wins, losses, 1, [t for r in records for t in r.times_a]),
+        (label_b, losses, wins, -1, [t for r in records for t in r.times_b]),
+    ):
+        mean_diff = sign * statistics.fmean(diffs) if diffs else 0.0
+        mean_t = statistics.fmean(times) if times else 0.0
+        max_t = max(times, default=0.0)
+        lines.append(
+            f"{label:<{width}}  wins {w:>4}  losses {lo:>4}  draws {draws:>4}  "
+            f"score {100 * (w + draws / 2) / max(len(records), 1):5.1f}%  "
+            f"mean disc diff {mean_diff:+6.2f}  "
+            f"time/move mean {mean_t:.3f} s max {max_t:.3f} s"
+        )
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the games (in a pool with ``--jobs`` > 1), printing progress to stderr."""
+    specs = game_specs(args)
+    label_a, label_b = _label(args)
+    records: list[GameRecord] = []
+    if args.jobs > 1:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            for record in pool.map(play_game, specs):
+                records.append(record)
+                _progress(record, len(specs))
+    else:
+        for spec in specs:
+            record = play_game(spec)
+            records.append(record)
+            _progress(record, len(specs))
+    for line in summary(records, label_a, label_b):
+        print(line)
+    return 0
+
+
+def _progress(record: GameRecord, total: int) -> None:
+    colour = "black" if record.a_is_black else "white"
+    print(
+        f"game {record.index + 1}/{total}: A ({colour}) {record.diff_a:+d}",
+        file=sys.stderr,
+        flush=True,
+    )

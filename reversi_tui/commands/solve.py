@@ -1,0 +1,85 @@
+"""``reversi solve POSITION``: the exact endgame solution of one position.
+
+Kept free of Textual so that solving from a script starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from reversi_tui.engine import NotationError, Position, parse_position, square_name
+from reversi_tui.engine.ai.endgame import Solution, final_score, solve_best_moves
+
+#: Positions with more empties than this take minutes or hours in pure Python.
+SLOW_EMPTIES = 22
+
+
+def run(args: argparse.Namespace) -> int:
+    """Solve ``args.position`` and print the best moves, score, nodes and time."""
+    try:
+        position = parse_position(args.position)
+    except NotationError as err:
+        print(f"reversi solve: {err}", file=sys.stderr)
+        return 2
+    notes = []
+    passed = False
+    if position.is_game_over:
+        notes.append("the game is over: the score is the final one")
+    elif position.must_pass:
+        notes.append(
+            f"{position.turn.title} has no legal move and must pass: "
+            f"solved for {position.turn.opponent.title} after the pass"
+        )
+        position = position.pass_turn()
+        passed = True
+    if position.empties > SLOW_EMPTIES and not args.json:
+        print(
+            f"{position.empties} empty squares: this may take a very long time (Ctrl+C stops)",
+            file=sys.stderr,
+        )
+    start = time.perf_counter()
+    if position.is_game_over:
+        solution = Solution(final_score(position.player, position.opponent), (), {}, 1)
+    else:
+        solution = solve_best_moves(position.player, position.opponent, all_scores=args.all)
+    seconds = time.perf_counter() - start
+    if args.json:
+        print(json.dumps(_as_json(solution, seconds, args.all, passed)))
+    else:
+        _print_text(position, solution, seconds, notes)
+    return 0
+
+
+def _as_json(solution: Solution, seconds: float, all_scores: bool, passed: bool) -> dict:
+    """The one-line JSON form; ``pass`` appears only when the side to move passed."""
+    out: dict[str, object] = {
+        "moves": [square_name(sq) for sq in solution.moves],
+        "score": solution.score,
+        "nodes": solution.nodes,
+        "seconds": round(seconds, 4),
+    }
+    if all_scores:
+        out["all"] = {square_name(sq): v for sq, v in solution.scores.items()}
+    if passed:
+        out["pass"] = True
+    return out
+
+
+def _print_text(position: Position, solution: Solution, seconds: float, notes: list[str]) -> None:
+    for note in notes:
+        print(note)
+    side = position.turn.title
+    if solution.moves:
+        names = ", ".join(square_name(sq) for sq in solution.moves)
+        label = "best move" if len(solution.moves) == 1 else "best moves"
+        print(f"{label}: {names}")
+    print(f"score: {solution.score:+d} for {side} (final disc difference, empties to the winner)")
+    if solution.scores:
+        print("all moves:")
+        for sq, v in solution.scores.items():
+            print(f"  {square_name(sq)} {v:+d}")
+    rate = solution.nodes / seconds if seconds > 0 else 0.0
+    print(f"nodes: {solution.nodes:,} in {seconds:.3f} s ({rate:,.0f} nodes/s)")

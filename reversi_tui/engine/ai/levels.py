@@ -1,0 +1,77 @@
+"""The four computer levels: what each searches, how long, and how it errs.
+
+Each level is stronger than the one before through three knobs: the
+evaluation (a disc-counting beginner's view for easy, the full positional
+evaluation from medium up), the search (depth cap and time budget) and noise
+added to every leaf evaluation, which makes the weaker levels misjudge
+positions the way people do instead of playing random moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from reversi_tui.engine.ai.evaluation import (
+    DISC,
+    Evaluator,
+    Weights,
+    make_evaluator,
+    make_greedy_evaluator,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """Settings of one level; times are seconds, margins and noise are discs."""
+
+    name: str
+    #: Default seconds per move (``think_time`` overrides it).
+    budget: float
+    #: Deepest iteration, in plies.
+    max_depth: int
+    #: "greedy" (disc count and corners) or "full" (the positional evaluation).
+    evaluation: str
+    #: Standard deviation of the noise added to each leaf evaluation.
+    noise: float
+    #: Moves within this many discs of the best are picked from at random.
+    tie_margin: float
+    #: Try the exact endgame solver at this many empties or fewer (0: never).
+    solve_empties: int
+
+
+LEVEL_TABLE: dict[str, Level] = {
+    # A beginner: looks two plies ahead, likes flipping many discs, knows corners are
+    # good but not why X squares are bad; noise makes it misjudge close choices.
+    "easy": Level("easy", 0.5, 2, "greedy", noise=3.0, tie_margin=1.0, solve_empties=0),
+    # A casual player: sound positional sense, short sight, slightly blurred judgement,
+    # and it counts the last few moves out.
+    "medium": Level("medium", 0.5, 3, "full", noise=1.5, tie_margin=0.5, solve_empties=8),
+    # Full search for a second, exact play from 13 empties.
+    "hard": Level("hard", 1.0, 60, "full", noise=0.0, tie_margin=0.0, solve_empties=13),
+    # Five seconds, exact from 16 empties when the solver finishes in time.
+    "expert": Level("expert", 5.0, 60, "full", noise=0.0, tie_margin=0.0, solve_empties=16),
+}
+
+LEVELS: tuple[str, ...] = tuple(LEVEL_TABLE)
+
+
+def get_level(name: str) -> Level:
+    """The level called ``name``; a ValueError that lists the choices otherwise."""
+    try:
+        return LEVEL_TABLE[name]
+    except KeyError:
+        raise ValueError(f"unknown level {name!r}: choose from {', '.join(LEVELS)}") from None
+
+
+@cache
+def base_evaluator(kind: str) -> Evaluator:
+    """The noiseless evaluator of a level (shared: evaluators keep no state)."""
+    if kind == "greedy":
+        return make_greedy_evaluator()
+    return make_evaluator(Weights())
+
+
+def noise_units(level: Level) -> float:
+    """The level's noise standard deviation in evaluation units."""
+    return level.noise * DISC

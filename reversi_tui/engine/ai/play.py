@@ -1,0 +1,166 @@
+"""Deciding a move at a level: midgame search, exact endgame, clock and randomness.
+
+The flow for a timed move: no legal move means a pass; near the end, when the
+exact solver (``endgame.py``, written separately) is importable, a short
+midgame search gives a fallback and the solver gets the rest of the budget,
+bounded by the same deadline; otherwise iterative deepening uses the whole
+budget (and becomes exact by itself once it reaches the last empty square).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from reversi_tui.engine.ai.evaluation import DISC, Evaluator, final_score
+from reversi_tui.engine.ai.levels import Level, base_evaluator, get_level, noise_units
+from reversi_tui.engine.ai.result import SearchCancelled, SearchResult, StopCheck
+from reversi_tui.engine.ai.search import Limits, iterative_deepening, units_to_discs
+from reversi_tui.engine.bitboard import legal_moves
+from reversi_tui.engine.board import PASS, Position
+
+#: Share of the budget the midgame search gets before an endgame solve is tried.
+PRE_SOLVE_SHARE = 0.2
+#: At or below this many empties the solver is trusted without a midgame fallback.
+SOLVE_ALONE_EMPTIES = 10
+#: A move with one legal reply still gets this share of the budget, for its score.
+FORCED_SHARE = 0.1
+
+Solver = Callable[..., object]
+
+
+def _endgame_solver() -> Solver | None:
+    """The exact solver if its module is there (it is developed in parallel)."""
+    try:
+        from reversi_tui.engine.ai import endgame
+    except ImportError:
+        return None
+    solve = getattr(endgame, "solve", None)
+    return solve if callable(solve) else None
+
+
+def _noisy(evaluate: Evaluator, sigma: float, rng: random.Random) -> Evaluator:
+    """``evaluate`` plus Gaussian noise of ``sigma`` units (exact results left alone)."""
+    gauss = rng.gauss
+
+    def noisy(p: int, o: int) -> int:
+        value = evaluate(p, o)
+        if not legal_moves(p, o) and not legal_moves(o, p):
+            return value
+        return value + round(gauss(0.0, sigma))
+
+    return noisy
+
+
+def _no_move_result(pos: Position, evaluate: Evaluator, started: float) -> SearchResult:
+    p, o = pos.player, pos.opponent
+    seconds = time.perf_counter() - started
+    if pos.is_game_over:
+        return SearchResult(PASS, final_score(p, o) / DISC, 0, 0, seconds, exact=True)
+    return SearchResult(PASS, units_to_discs(-evaluate(o, p)), 0, 0, seconds, exact=False)
+
+
+def _try_solve(
+    solve: Solver, p: int, o: int, deadline: float, should_stop: StopCheck | None
+) -> tuple[int, int, int] | None:
+    """(move, score in discs, nodes) from the exact solver, or None if the clock ran out.
+
+    A stop requested by the caller still raises ``SearchCancelled``.
+    """
+
+    def stop() -> bool:
+        return (should_stop is not None and should_stop()) or time.perf_counter() >= deadline
+
+    try:
+        result = solve(p, o, -64, 64, stop)
+    except SearchCancelled:
+        if should_stop is not None and should_stop():
+            raise
+        return None
+    return int(result.move), int(result.score), int(result.nodes)  # type: ignore[attr-defined]
+
+
+def choose_move(
+    position: Position,
+    level: str,
+    *,
+    think_time: float | None = None,
+    rng: random.Random | None = None,
+    should_stop: StopCheck | None = None,
+    depth: int | None = None,
+) -> SearchResult:
+    """The move ``level`` plays in ``position``, with its score and search statistics.
+
+    ``think_time`` replaces the level's budget; ``depth`` searches exactly that
+    many plies with no clock (reproducible, for tests and analysis). ``rng``
+    breaks ties and drives the weaker levels' noise; without one the choice is
+    deterministic. Raises ``SearchCancelled`` when ``should_stop`` returns True.
+    """
+    started = time.perf_counter()
+    spec = get_level(level)
+    rng = rng if rng is not None else random.Random(0)
+    evaluate = base_evaluator(spec.evaluation)
+    if spec.noise:
+        evaluate = _noisy(evaluate, noise_units(spec), rng)
+    p, o = position.player, position.opponent
+    moves = legal_moves(p, o)
+    if not moves:
+        return _no_move_result(position, evaluate, started)
+    budget = spec.budget if think_time is None else think_time
+    if depth is not None:
+        limits = Limits(depth, None, _margin(spec))
+        return _search(p, o, evaluate, limits, rng, should_stop, started)
+    if moves.bit_count() == 1:
+        budget *= FORCED_SHARE
+    empties = position.empties
+    solve = _endgame_solver() if empties <= spec.solve_empties else None
+    if solve is None:
+        limits = Limits(spec.max_depth, budget, _margin(spec))
+        return _search(p, o, evaluate, limits, rng, should_stop, started)
+    deadline = started + budget
+    fallback = None
+    if empties > SOLVE_ALONE_EMPTIES:
+        limits = Limits(spec.max_depth, budget * PRE_SOLVE_SHARE, _margin(spec))
+        fallback = _search(p, o, evaluate, limits, rng, should_stop, started)
+        if fallback.exact:
+            return fallback
+    solved = _try_solve(solve, p, o, deadline, should_stop)
+    if solved is None:
+        if fallback is None:
+            # Rare: the solver missed the deadline with few empties; answer quickly.
+            limits = Limits(spec.max_depth, budget * FORCED_SHARE, _margin(spec))
+            return _search(p, o, evaluate, limits, rng, should_stop, time.perf_counter())
+        return fallback
+    move, score, nodes = solved
+    nodes += fallback.nodes if fallback is not None else 0
+    return SearchResult(move, float(score), empties, nodes, time.perf_counter() - started, True)
+
+
+def _margin(spec: Level) -> int:
+    return round(spec.tie_margin * DISC)
+
+
+def _search(
+    p: int,
+    o: int,
+    evaluate: Evaluator,
+    limits: Limits,
+    rng: random.Random,
+    should_stop: StopCheck | None,
+    started: float,
+) -> SearchResult:
+    verdict, nodes = iterative_deepening(p, o, evaluate, limits, rng, should_stop, started)
+    return SearchResult(
+        verdict.move,
+        units_to_discs(verdict.score),
+        verdict.depth,
+        nodes,
+        time.perf_counter() - started,
+        verdict.exact,
+    )
+
+
+def hint(position: Position, should_stop: StopCheck | None = None) -> SearchResult:
+    """The move the hard level would play: what the TUI shows when a player asks."""
+    return choose_move(position, "hard", should_stop=should_stop)

@@ -1,0 +1,42 @@
+"""Positions for the AI tests: reproducible random games, and a brute-force reference."""
+
+from __future__ import annotations
+
+import random
+
+from reversi_tui.engine import PASS, Position
+from reversi_tui.engine.ai.evaluation import Evaluator, final_score
+from reversi_tui.engine.bitboard import flips, legal_moves, squares
+
+
+def random_positions(
+    count: int, seed: int, min_plies: int = 4, max_plies: int = 56
+) -> list[Position]:
+    """Positions from random games, passes included; never a finished game."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < count:
+        pos = Position.initial()
+        for _ in range(rng.randint(min_plies, max_plies)):
+            if pos.is_game_over:
+                break
+            moves = pos.legal_moves
+            pos = pos.play(rng.choice(moves) if moves else PASS)
+        if not pos.is_game_over:
+            out.append(pos)
+    return out
+
+
+def minimax(p: int, o: int, depth: int, evaluate: Evaluator) -> int:
+    """Plain negamax without pruning: the value the search must reproduce exactly."""
+    if depth <= 0:
+        return evaluate(p, o)
+    moves = legal_moves(p, o)
+    if not moves:
+        if not legal_moves(o, p):
+            return final_score(p, o)
+        return -minimax(o, p, depth, evaluate)
+    return max(
+        -minimax(o ^ (f := flips(p, o, sq)), p | f | (1 << sq), depth - 1, evaluate)
+        for sq in squares(moves)
+    )
