@@ -1,3 +1,4 @@
+import random
 from pathlib import Path
 
 import pytest
@@ -48,3 +49,27 @@ def test_flips_every_outflanked_line() -> None:
         p |= 1 << ((3 + 2 * dr) * 8 + 3 + 2 * dc)
     assert flips(p, o, centre) == o
     assert legal_moves(p, o) >> centre & 1
+
+
+def naive_perft(pos: Position, depth: int) -> int:
+    """Perft through the Position API only: one move at a time, passes as plies."""
+    if depth == 0 or pos.is_game_over:
+        return 1
+    if pos.must_pass:
+        return naive_perft(pos.pass_turn(), depth - 1)
+    return sum(naive_perft(pos.play(m), depth - 1) for m in pos.legal_moves)
+
+
+def test_packed_perft_agrees_with_naive_perft_in_random_positions() -> None:
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        pos = Position.initial()
+        for _ in range(rng.randrange(10, 58)):
+            if pos.is_game_over:
+                break
+            pos = pos.pass_turn() if pos.must_pass else pos.play(rng.choice(pos.legal_moves))
+        for depth in (1, 2, 3):
+            assert perft(pos.player, pos.opponent, depth) == naive_perft(pos, depth)
+            checked += 1
+    assert checked == 120
