@@ -1,6 +1,7 @@
 """Line mode: golden transcripts (hand-checked) and hostile input."""
 
 import io
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -8,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from reversi_tui import plain
-from reversi_tui.engine import Color, Game, Position
+from reversi_tui.engine import Color, Game, Position, parse_rowcol, parse_square
 from reversi_tui.players import Human
 
 DATA = Path(__file__).parent / "data" / "plain"
@@ -154,3 +155,59 @@ def test_line_mode_does_not_import_textual() -> None:
         [sys.executable, "-c", code], input=moves, capture_output=True, timeout=60
     )
     assert done.returncode == 0, done.stderr.decode()
+
+
+class ScriptedComputer:
+    """A computer that plays given squares in order: the format without the search."""
+
+    def __init__(self, moves: list[str]) -> None:
+        self.moves = [parse_square(m) for m in moves]
+
+    @property
+    def is_human(self) -> bool:
+        return False
+
+    @property
+    def label(self) -> str:
+        return "Computer (scripted)"
+
+    def choose_move(self, position: Position) -> int:
+        return self.moves.pop(0)
+
+
+def test_computer_move_is_announced_without_prompt() -> None:
+    players = {Color.BLACK: Human(), Color.WHITE: ScriptedComputer(["c3"])}
+    out = io.StringIO()
+    with pytest.raises(plain.InputEnded):
+        plain.play(Game(), players, io.BytesIO(b"cd\n"), out)
+    after_white = (
+        "  abcdefgh\n"
+        "a ........\n"
+        "b ........\n"
+        "c ..WB....\n"
+        "d ...WB...\n"
+        "e ...BW...\n"
+        "f ........\n"
+        "g ........\n"
+        "h ........\n"
+    )
+    before_white = EXAMPLE.removesuffix("Enter move for colour W (RowCol): ")
+    expected = before_white + "Computer places W at cc.\n" + after_white
+    assert out.getvalue() == expected + "Enter move for colour B (RowCol): "
+
+
+def test_real_computer_plays_a_whole_game_in_line_mode() -> None:
+    done = run_process(
+        b"", "--black", "easy", "--white", "easy", "--think-time", "0.05", "--seed", "3"
+    )
+    out = done.stdout.decode()
+    assert done.returncode == 0, done.stderr.decode()
+    assert "Enter move" not in out
+    moves = re.findall(r"Computer places ([BW]) at ([a-h]{2})\.\n", out)
+    assert len(moves) >= 30
+    replay = Game()
+    for colour, rowcol in moves:
+        assert colour == ("B" if replay.turn is Color.BLACK else "W")
+        replay.play(parse_rowcol(rowcol))
+    assert replay.is_over
+    assert out.endswith(plain.result_line(replay.position))
