@@ -26,6 +26,7 @@ commands:
   reversi arena            play levels against each other and print the statistics
   reversi bench perft [N]  move-generator benchmark (leaf count, seconds, nodes/s)
   reversi bench solve FILE endgame-solver benchmark on an .obf file of positions
+  reversi bench tui        the app's start-up time, key latency and bytes per key
 
 A POSITION is 64 characters a1 b1 ... h8 (X black, O white, - empty), a space and
 the side to move, quoted as one argument; the start position is
@@ -154,6 +155,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench_solve = bench_kinds.add_parser("solve", help="solve every position of an .obf file")
     bench_solve.add_argument("file", metavar="FILE")
     bench_solve.add_argument("--limit", type=_int_range(1, 100000), metavar="N")
+    bench_tui = bench_kinds.add_parser(
+        "tui", help="start-up time, key latency and bytes per key of the app, through a pty"
+    )
+    bench_tui.add_argument("--columns", type=_int_range(20, 500), default=80)
+    bench_tui.add_argument("--rows", type=_int_range(10, 300), default=24)
+    bench_tui.add_argument("--presses", type=_int_range(1, 10000), default=40)
     return parser
 
 
@@ -164,6 +171,7 @@ _HANDLERS = {
     "arena": "reversi_tui.commands.arena:run",
     ("bench", "perft"): "reversi_tui.commands.bench:run_perft",
     ("bench", "solve"): "reversi_tui.commands.bench:run_solve",
+    ("bench", "tui"): "reversi_tui.commands.bench_tui:run",
 }
 
 

@@ -1,0 +1,96 @@
+"""Measure the full-screen app as a user's terminal sees it: through a pseudo-terminal.
+
+Starts ``reversi`` in a pty of the given size, waits for the first frame to settle,
+then presses cursor keys one at a time and records, for each, the time until the
+last byte of the app's answer and how many bytes it wrote. Also checks that an idle
+screen writes nothing. Prints medians and maxima.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import pty
+import select
+import signal
+import statistics
+import struct
+import sys
+import termios
+import time
+
+#: No output for this long means the app has finished answering.
+QUIET = 0.25
+
+KEYS = [b"\x1b[C", b"\x1b[B", b"\x1b[D", b"\x1b[A"]
+
+
+def _read_burst(fd: int, quiet: float, limit: float) -> tuple[int, float]:
+    """Bytes read until ``quiet`` seconds pass with none, and the time of the last byte."""
+    total = 0
+    last = time.perf_counter()
+    deadline = last + limit
+    while time.perf_counter() < deadline:
+        ready, _, _ = select.select([fd], [], [], quiet)
+        if not ready:
+            break
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        total += len(chunk)
+        last = time.perf_counter()
+    return total, last
+
+
+def measure(columns: int, rows: int, presses: int, extra_args: list[str]) -> dict[str, float]:
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ["TERM"] = "xterm-256color"
+        os.environ.pop("NO_COLOR", None)
+        os.execvp(sys.executable, [sys.executable, "-m", "reversi_tui", *extra_args])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    try:
+        start = time.perf_counter()
+        select.select([fd], [], [], 15.0)
+        first, settled = _read_burst(fd, 0.5, 15.0)
+        startup = settled - start
+        idle, _ = _read_burst(fd, 1.0, 1.0)
+        latencies: list[float] = []
+        sizes: list[int] = []
+        for i in range(presses):
+            key = KEYS[(i // 2) % len(KEYS)]
+            sent = time.perf_counter()
+            os.write(fd, key)
+            size, last = _read_burst(fd, QUIET, 5.0)
+            latencies.append((last - sent) * 1000 if size else 0.0)
+            sizes.append(size)
+        return {
+            "startup_s": startup,
+            "first_frame_bytes": first,
+            "idle_bytes_per_s": idle,
+            "key_ms_median": statistics.median(latencies),
+            "key_ms_max": max(latencies),
+            "key_bytes_median": statistics.median(sizes),
+            "key_bytes_max": max(sizes),
+        }
+    finally:
+        os.kill(pid, signal.SIGTERM)
+        os.waitpid(pid, 0)
+        os.close(fd)
+
+
+def run(args: argparse.Namespace) -> int:
+    extra = ["--white", "human"]
+    r = measure(args.columns, args.rows, args.presses, extra)
+    print(f"terminal {args.columns}x{args.rows}, TERM=xterm-256color, {args.presses} cursor keys")
+    print(f"first frame settled: {r['startup_s']:.3f} s ({r['first_frame_bytes']:.0f} bytes)")
+    print(f"idle output: {r['idle_bytes_per_s']:.0f} bytes in 1 s")
+    print(
+        f"cursor key: median {r['key_ms_median']:.1f} ms, max {r['key_ms_max']:.1f} ms; "
+        f"median {r['key_bytes_median']:.0f} bytes, max {r['key_bytes_max']:.0f} bytes"
+    )
+    return 0
