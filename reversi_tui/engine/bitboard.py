@@ -201,24 +201,37 @@ def _packed_children(p: int, o: int, moves: int) -> tuple[int, int, int]:
     return oo ^ flipped, pp | flipped | mv, lanes
 
 
-def _perft2(p: int, o: int) -> int:
-    """Perft at depth 2 with all children generated and counted at once, packed in lanes.
+def _perft2(p: int, o: int, moves: int) -> int:
+    """Perft at depth 2 (``moves`` are p's) with all children made and counted at once.
 
     In CPython a big-int operation costs about the same for 64 or 2,000 bits, so work
-    done once over all children beats work done per child by several times.
+    done once over all children, packed in lanes, beats work done per child.
     """
-    moves = legal_moves(p, o)
     if not moves:
         replies = legal_moves(o, p)
         return replies.bit_count() if replies else 1
     cp, co, lanes = _packed_children(p, o, moves)
+    inner, full, rep = _PACKED[lanes] if lanes < len(_PACKED) else _packed_masks(lanes)
+    child_moves = legal_moves(cp, co, inner, full)
+    # A child with no move still counts one leaf (a pass, or the game's end). Adding
+    # 2**64 - 1 to every lane carries into bit 64 exactly in the lanes that are not zero.
+    nonzero = ((child_moves + full) & (rep << 64)).bit_count()
+    return child_moves.bit_count() + lanes - nonzero
+
+
+def _perft3(p: int, o: int) -> int:
+    """Perft at depth 3: the children made at once, then each child's perft 2 is
+    handed its moves from one packed move generation."""
+    moves = legal_moves(p, o)
+    if not moves:
+        replies = legal_moves(o, p)
+        return _perft2(o, p, replies) if replies else 1
+    cp, co, lanes = _packed_children(p, o, moves)
     inner, full, _ = _PACKED[lanes] if lanes < len(_PACKED) else _packed_masks(lanes)
     child_moves = legal_moves(cp, co, inner, full)
-    total = child_moves.bit_count()
-    # A child with no move still counts one leaf (a pass, or the game's end).
-    for i in range(lanes):
-        if not (child_moves >> (i * LANE)) & FULL:
-            total += 1
+    total = 0
+    for shift in range(0, lanes * LANE, LANE):
+        total += _perft2((cp >> shift) & FULL, (co >> shift) & FULL, (child_moves >> shift) & FULL)
     return total
 
 
@@ -230,8 +243,10 @@ def perft(p: int, o: int, depth: int) -> int:
     """
     if depth == 0:
         return 1
+    if depth == 3:
+        return _perft3(p, o)
     if depth == 2:
-        return _perft2(p, o)
+        return _perft2(p, o, legal_moves(p, o))
     moves = legal_moves(p, o)
     if not moves:
         if not legal_moves(o, p):
