@@ -31,7 +31,7 @@ from reversi_tui.engine.ai.endgame_tables import (
     NEIGHBOURS,
     PACKED_MASKS,
     QUADRANT,
-    SQUARE_ORDER,
+    SQUARE_RANK,
 )
 from reversi_tui.engine.ai.result import SearchCancelled, StopCheck
 from reversi_tui.engine.bitboard import FULL, legal_moves
@@ -45,7 +45,7 @@ POLL_INTERVAL = 4096
 #: each empty square in parity order: ordering work no longer pays for itself.
 #: At least 5 (the routines for 4, 3 and 2 empties sit below it); 5 measured
 #: fastest on the 14-empty set, 4% ahead of 6.
-SHALLOW = 5
+SHALLOW = 6
 
 #: From this many empties up the transposition table is probed and filled:
 #: below it the lookups cost more than the transpositions save.
@@ -125,226 +125,260 @@ def _last1(p: int, sq: int) -> int:
 
 
 class _Search:
-    """One solve: node count, stop check and transposition table."""
+    """One solve's routines, as closures over its node count, stop check and table.
 
-    __slots__ = ("next_poll", "nodes", "should_stop", "tt")
+    Closures rather than methods: a call through a closure cell skips the
+    attribute lookup and bound-method creation of ``self.method(...)``, and a
+    counter in a cell is cheaper than an attribute, which shows at a few
+    million calls per second. The routines are fail-soft negamax alpha-beta.
+    """
 
     def __init__(self, should_stop: StopCheck | None) -> None:
-        self.nodes = 0
-        self.next_poll = POLL_INTERVAL if should_stop is not None else 1 << 62
-        self.should_stop = should_stop
-        self.tt: dict[tuple[int, int], tuple[int, int, int]] = {}
+        tt: dict[tuple[int, int], tuple[int, int, int]] = {}
+        nodes = 0
+        next_poll = POLL_INTERVAL if should_stop is not None else 1 << 62
 
-    def poll(self) -> None:
-        """Ask the stop check; raise SearchCancelled when it says stop."""
-        self.next_poll = self.nodes + POLL_INTERVAL
-        if self.should_stop is not None and self.should_stop():
-            raise SearchCancelled
+        def solve2(p: int, o: int, alpha: int, beta: int, a: int, b: int) -> int:
+            """Two empties ``a`` and ``b``: try both, then the pass, then game over."""
+            nonlocal nodes
+            nodes += 1
+            best = -_INF
+            if NEIGHBOURS[a] & o:
+                f = flips(p, o, a)
+                if f:
+                    best = -_last1(o ^ f, b)
+                    if best >= beta:
+                        return best
+            if NEIGHBOURS[b] & o:
+                f = flips(p, o, b)
+                if f:
+                    v = -_last1(o ^ f, a)
+                    return v if v > best else best
+            if best > -_INF:
+                return best
+            # The mover passes: the opponent moves, if it can, and minimises.
+            best = _INF
+            if NEIGHBOURS[a] & p:
+                f = flips(o, p, a)
+                if f:
+                    best = _last1(p ^ f, b)
+                    if best <= alpha:
+                        return best
+            if NEIGHBOURS[b] & p:
+                f = flips(o, p, b)
+                if f:
+                    v = _last1(p ^ f, a)
+                    return v if v < best else best
+            if best < _INF:
+                return best
+            return final_score(p, o)
 
-    # Two to four empties: unrolled, squares as arguments --------------------------------
-    def solve2(self, p: int, o: int, alpha: int, beta: int, a: int, b: int) -> int:
-        """Two empties ``a`` and ``b``: try both, then the pass, then game over."""
-        self.nodes += 1
-        best = -_INF
-        if NEIGHBOURS[a] & o:
-            f = flips(p, o, a)
-            if f:
-                best = -_last1(o ^ f, b)
+        def solve3(p: int, o: int, alpha: int, beta: int, a: int, b: int, c: int) -> int:
+            """Three empties, tried in the order given (the caller sorted them by parity)."""
+            nonlocal nodes
+            nodes += 1
+            best = -_INF
+            if NEIGHBOURS[a] & o:
+                f = flips(p, o, a)
+                if f:
+                    best = -solve2(o ^ f, p | f | (1 << a), -beta, -alpha, b, c)
+                    if best >= beta:
+                        return best
+                    if best > alpha:
+                        alpha = best
+            if NEIGHBOURS[b] & o:
+                f = flips(p, o, b)
+                if f:
+                    v = -solve2(o ^ f, p | f | (1 << b), -beta, -alpha, a, c)
+                    if v > best:
+                        if v >= beta:
+                            return v
+                        best = v
+                        if v > alpha:
+                            alpha = v
+            if NEIGHBOURS[c] & o:
+                f = flips(p, o, c)
+                if f:
+                    v = -solve2(o ^ f, p | f | (1 << c), -beta, -alpha, a, b)
+                    return v if v > best else best
+            if best > -_INF:
+                return best
+            if _can_move(o, p, (a, b, c)):
+                return -solve3(o, p, -beta, -alpha, a, b, c)
+            return final_score(p, o)
+
+        def solve4(p: int, o: int, alpha: int, beta: int, a: int, b: int, c: int, d: int) -> int:
+            """Four empties: squares in odd quadrants first, then the others."""
+            nonlocal nodes
+            nodes += 1
+            qa, qb, qc, qd = QUADRANT[a], QUADRANT[b], QUADRANT[c], QUADRANT[d]
+            parity = qa ^ qb ^ qc ^ qd
+            if parity and (qa | qb | qc | qd) != parity:
+                # Holes of sizes 1, 1 and 2: the two lone squares first.
+                ordered = [sq for sq in (a, b, c, d) if QUADRANT[sq] & parity]
+                ordered += [sq for sq in (a, b, c, d) if not QUADRANT[sq] & parity]
+                a, b, c, d = ordered
+            best = -_INF
+            for sq, x, y, z in ((a, b, c, d), (b, a, c, d), (c, a, b, d), (d, a, b, c)):
+                if NEIGHBOURS[sq] & o:
+                    f = flips(p, o, sq)
+                    if f:
+                        v = -solve3(o ^ f, p | f | (1 << sq), -beta, -alpha, x, y, z)
+                        if v > best:
+                            best = v
+                            if v > alpha:
+                                if v >= beta:
+                                    return v
+                                alpha = v
+            if best > -_INF:
+                return best
+            if _can_move(o, p, (a, b, c, d)):
+                return -solve4(o, p, -beta, -alpha, a, b, c, d)
+            return final_score(p, o)
+
+        def shallow(
+            p: int, o: int, alpha: int, beta: int, empties: tuple[int, ...], parity: int
+        ) -> int:
+            """Five to SHALLOW empties: squares in parity order, no move generation."""
+            nonlocal nodes
+            nodes += 1
+            best = -_INF
+            n = len(empties)
+            # Odd quadrants first: ``~parity`` selects the even ones.
+            for mask in (parity, ~parity):
+                for i, sq in enumerate(empties):
+                    if not (QUADRANT[sq] & mask and NEIGHBOURS[sq] & o):
+                        continue
+                    f = flips(p, o, sq)
+                    if not f:
+                        continue
+                    rest = empties[:i] + empties[i + 1 :]
+                    np, no = o ^ f, p | f | (1 << sq)
+                    if n == 5:
+                        v = -solve4(np, no, -beta, -alpha, *rest)
+                    else:
+                        v = -shallow(np, no, -beta, -alpha, rest, parity ^ QUADRANT[sq])
+                    if v > best:
+                        best = v
+                        if v > alpha:
+                            if v >= beta:
+                                return v
+                            alpha = v
+            if best > -_INF:
+                return best
+            if _can_move(o, p, empties):
+                return -shallow(o, p, -beta, -alpha, empties, parity)
+            return final_score(p, o)
+
+        def deep(p: int, o: int, alpha: int, beta: int, n: int, moves: int) -> int:
+            """More than SHALLOW empties; ``moves`` is the mover's legal-move mask.
+
+            Fastest-first ordering, the table's best move first, and enhanced
+            transposition cutoffs: what keeps the tree small near the root.
+            """
+            nonlocal nodes, next_poll
+            nodes += 1
+            if nodes >= next_poll:
+                next_poll = nodes + POLL_INTERVAL
+                if should_stop is not None and should_stop():
+                    raise SearchCancelled
+            if not moves:
+                opp = legal_moves(o, p)
+                if not opp:
+                    return final_score(p, o)
+                return -deep(o, p, -beta, -alpha, n, opp)
+            key = (p, o)
+            use_tt = n >= TT_MIN
+            hint = 0
+            lower, upper = -64, 64
+            if use_tt:
+                hit = tt.get(key)
+                if hit is not None:
+                    lower, upper, hint = hit
+                    if lower >= beta:
+                        return lower
+                    if upper <= alpha or lower == upper:
+                        return upper
+                    if lower > alpha:
+                        alpha = lower
+                    if upper < beta:
+                        beta = upper
+            n1 = n - 1
+            if n1 > SHALLOW:
+                empties, parity = (), 0
+            else:
+                empties, parity = _empties(p | o)
+            alpha0 = alpha
+            best = -_INF
+            best_bit = 0
+            if hint & moves:
+                # The table's move first, before generating the others: it
+                # often refutes at once, and then ordering them is wasted.
+                f = flips(p, o, hint.bit_length() - 1)
+                np, no = o ^ f, p | f | hint
+                cm = legal_moves(np, no) if n1 > SHALLOW else 0
+                best = -child(np, no, -beta, -alpha, n1, hint, cm, empties, parity)
+                best_bit = hint
+                moves ^= hint
+                if best > alpha:
+                    alpha = best
+            if best < beta and moves:
+                children = _children(p, o, moves)
+                if n1 >= TT_MIN:
+                    # Enhanced transposition cutoff: a child already known to
+                    # refute the opponent ends this node before any search.
+                    for _, bit, np, no, _cm in children:
+                        hit = tt.get((np, no))
+                        if hit is not None and -hit[1] >= beta:
+                            best, best_bit = -hit[1], bit
+                            children = []
+                            break
+                for _, bit, np, no, cm in children:
+                    v = -child(np, no, -beta, -alpha, n1, bit, cm, empties, parity)
+                    if v > best:
+                        best, best_bit = v, bit
+                        if v > alpha:
+                            if v >= beta:
+                                break
+                            alpha = v
+            if use_tt:
+                if len(tt) >= TT_MAX:
+                    tt.clear()
                 if best >= beta:
-                    return best
-        if NEIGHBOURS[b] & o:
-            f = flips(p, o, b)
-            if f:
-                v = -_last1(o ^ f, a)
-                return v if v > best else best
-        if best > -_INF:
+                    tt[key] = (best, upper, best_bit)
+                elif best <= alpha0:
+                    tt[key] = (lower, best, best_bit)
+                else:
+                    tt[key] = (best, best, best_bit)
             return best
-        # The mover passes: the opponent moves, if it can, and minimises.
-        best = _INF
-        if NEIGHBOURS[a] & p:
-            f = flips(o, p, a)
-            if f:
-                best = _last1(p ^ f, b)
-                if best <= alpha:
-                    return best
-        if NEIGHBOURS[b] & p:
-            f = flips(o, p, b)
-            if f:
-                v = _last1(p ^ f, a)
-                return v if v < best else best
-        if best < _INF:
-            return best
-        return final_score(p, o)
 
-    def solve3(self, p: int, o: int, alpha: int, beta: int, a: int, b: int, c: int) -> int:
-        """Three empties, tried in the order given (the caller sorted them by parity)."""
-        self.nodes += 1
-        best = -_INF
-        for sq, x, y in ((a, b, c), (b, a, c), (c, a, b)):
-            if NEIGHBOURS[sq] & o:
-                f = flips(p, o, sq)
-                if f:
-                    v = -self.solve2(o ^ f, p | f | (1 << sq), -beta, -alpha, x, y)
-                    if v > best:
-                        best = v
-                        if v > alpha:
-                            if v >= beta:
-                                return v
-                            alpha = v
-        if best > -_INF:
-            return best
-        if _can_move(o, p, (a, b, c)):
-            return -self.solve3(o, p, -beta, -alpha, a, b, c)
-        return final_score(p, o)
-
-    def solve4(
-        self, p: int, o: int, alpha: int, beta: int, a: int, b: int, c: int, d: int
-    ) -> int:
-        """Four empties: squares in odd quadrants first, then the others."""
-        self.nodes += 1
-        parity = QUADRANT[a] ^ QUADRANT[b] ^ QUADRANT[c] ^ QUADRANT[d]
-        if parity and not (
-            QUADRANT[a] & QUADRANT[b] & QUADRANT[c] & QUADRANT[d] & parity
-            or (QUADRANT[a] | QUADRANT[b] | QUADRANT[c] | QUADRANT[d]) == parity
-        ):
-            # Hole sizes 1, 1 and 2: the two lone squares first.
-            ordered = [sq for sq in (a, b, c, d) if QUADRANT[sq] & parity]
-            ordered += [sq for sq in (a, b, c, d) if not QUADRANT[sq] & parity]
-            a, b, c, d = ordered
-        best = -_INF
-        for sq, x, y, z in ((a, b, c, d), (b, a, c, d), (c, a, b, d), (d, a, b, c)):
-            if NEIGHBOURS[sq] & o:
-                f = flips(p, o, sq)
-                if f:
-                    v = -self.solve3(o ^ f, p | f | (1 << sq), -beta, -alpha, x, y, z)
-                    if v > best:
-                        best = v
-                        if v > alpha:
-                            if v >= beta:
-                                return v
-                            alpha = v
-        if best > -_INF:
-            return best
-        if _can_move(o, p, (a, b, c, d)):
-            return -self.solve4(o, p, -beta, -alpha, a, b, c, d)
-        return final_score(p, o)
-
-    # Five to SHALLOW empties ----------------------------------------------------------
-    def shallow(
-        self, p: int, o: int, alpha: int, beta: int, empties: tuple[int, ...], parity: int
-    ) -> int:
-        """A few empties: try squares in parity order, no move generation."""
-        self.nodes += 1
-        best = -_INF
-        n = len(empties)
-        order = [sq for sq in empties if QUADRANT[sq] & parity]
-        order += [sq for sq in empties if not QUADRANT[sq] & parity]
-        for sq in order:
-            if not NEIGHBOURS[sq] & o:
-                continue
-            f = flips(p, o, sq)
-            if not f:
-                continue
+        def child(
+            p: int,
+            o: int,
+            alpha: int,
+            beta: int,
+            n: int,
+            bit: int,
+            moves: int,
+            empties: tuple[int, ...],
+            parity: int,
+        ) -> int:
+            """A deep node's child: deeper still, or shallow without the square ``bit``."""
+            if n > SHALLOW:
+                return deep(p, o, alpha, beta, n, moves)
+            sq = bit.bit_length() - 1
             i = empties.index(sq)
-            rest = empties[:i] + empties[i + 1 :]
-            np, no = o ^ f, p | f | (1 << sq)
-            if n == 5:
-                v = -self.solve4(np, no, -beta, -alpha, *rest)
-            else:
-                v = -self.shallow(np, no, -beta, -alpha, rest, parity ^ QUADRANT[sq])
-            if v > best:
-                best = v
-                if v > alpha:
-                    if v >= beta:
-                        return v
-                    alpha = v
-        if best > -_INF:
-            return best
-        if _can_move(o, p, empties):
-            return -self.shallow(o, p, -beta, -alpha, empties, parity)
-        return final_score(p, o)
+            return shallow(p, o, alpha, beta, empties[:i] + empties[i + 1 :], parity ^ QUADRANT[sq])
 
-    # Deep nodes -----------------------------------------------------------------------
-    def deep(self, p: int, o: int, alpha: int, beta: int, n: int, moves: int) -> int:
-        """More than SHALLOW empties; ``moves`` is the mover's legal-move mask."""
-        self.nodes += 1
-        if self.nodes >= self.next_poll:
-            self.poll()
-        if not moves:
-            opp = legal_moves(o, p)
-            if not opp:
-                return final_score(p, o)
-            return -self.deep(o, p, -beta, -alpha, n, opp)
-        tt = self.tt
-        key = (p, o)
-        use_tt = n >= TT_MIN
-        hint = 0
-        lower, upper = -64, 64
-        if use_tt:
-            hit = tt.get(key)
-            if hit is not None:
-                lower, upper, hint = hit
-                if lower >= beta:
-                    return lower
-                if upper <= alpha or lower == upper:
-                    return upper
-                if lower > alpha:
-                    alpha = lower
-                if upper < beta:
-                    beta = upper
-        children = _children(p, o, moves)
-        if hint:
-            for i, child in enumerate(children):
-                if child[0] == hint:
-                    if i:
-                        del children[i]
-                        children.insert(0, child)
-                    break
-        n1 = n - 1
-        if n1 >= TT_MIN:
-            # Enhanced transposition cutoff: a child already known to refute
-            # the opponent ends this node before any search.
-            for bit, np, no, _cm in children:
-                hit = tt.get((np, no))
-                if hit is not None and -hit[1] >= beta:
-                    tt[key] = (-hit[1], upper, bit)
-                    return -hit[1]
-        alpha0 = alpha
-        best = -_INF
-        best_bit = 0
-        if n1 > SHALLOW:
-            for bit, np, no, cm in children:
-                v = -self.deep(np, no, -beta, -alpha, n1, cm)
-                if v > best:
-                    best, best_bit = v, bit
-                    if v > alpha:
-                        if v >= beta:
-                            break
-                        alpha = v
-        else:
-            empties, parity = _empties(p | o)
-            for bit, np, no, _cm in children:
-                sq = bit.bit_length() - 1
-                i = empties.index(sq)
-                v = -self.shallow(
-                    np, no, -beta, -alpha, empties[:i] + empties[i + 1 :], parity ^ QUADRANT[sq]
-                )
-                if v > best:
-                    best, best_bit = v, bit
-                    if v > alpha:
-                        if v >= beta:
-                            break
-                        alpha = v
-        if use_tt:
-            if len(tt) >= TT_MAX:
-                tt.clear()
-            if best >= beta:
-                tt[key] = (best, upper, best_bit)
-            elif best <= alpha0:
-                tt[key] = (lower, best, best_bit)
-            else:
-                tt[key] = (best, best, best_bit)
-        return best
+        def count() -> int:
+            return nodes
+
+        self.solve2 = solve2
+        self.solve3 = solve3
+        self.solve4 = solve4
+        self.shallow = shallow
+        self.deep = deep
+        self.count = count
 
 
 def _can_move(p: int, o: int, empties: tuple[int, ...]) -> bool:
@@ -352,8 +386,8 @@ def _can_move(p: int, o: int, empties: tuple[int, ...]) -> bool:
     return any(NEIGHBOURS[sq] & o and flips(p, o, sq) for sq in empties)
 
 
-def _children(p: int, o: int, moves: int) -> list[tuple[int, int, int, int]]:
-    """Children as (move bit, opponent, player, opponent's moves), fastest first.
+def _children(p: int, o: int, moves: int) -> list[tuple[int, int, int, int, int]]:
+    """Children as (sort key, move bit, opponent, player, opponent's moves), fastest first.
 
     Fastest-first: the fewer replies a move leaves the opponent (corners
     counted twice), the earlier it is tried; its cutoffs come soonest. The
@@ -379,7 +413,7 @@ def _children(p: int, o: int, moves: int) -> list[tuple[int, int, int, int]]:
         replies >>= LANE
         scored.append((cm.bit_count() + (cm & CORNERS).bit_count(), bit, np, no, cm))
     scored.sort()
-    return [(bit, np, no, cm) for _, bit, np, no, cm in scored]
+    return scored
 
 
 def _packed_moves(p: int, o: int, full: int, inner: int) -> int:
@@ -439,11 +473,17 @@ def _packed_moves(p: int, o: int, full: int, inner: int) -> int:
 
 def _empties(occupied: int) -> tuple[tuple[int, ...], int]:
     """The empty squares in static preference order, and the quadrant parity bits."""
-    empties = tuple(sq for sq in SQUARE_ORDER if not occupied >> sq & 1)
+    empty = ~occupied & FULL
+    squares = []
     parity = 0
-    for sq in empties:
+    while empty:
+        bit = empty & -empty
+        empty ^= bit
+        sq = bit.bit_length() - 1
+        squares.append(sq)
         parity ^= QUADRANT[sq]
-    return empties, parity
+    squares.sort(key=SQUARE_RANK.__getitem__)
+    return tuple(squares), parity
 
 
 def solve(
@@ -465,32 +505,48 @@ def solve(
         if not opp:
             return EndgameResult(final_score(p, o), PASS, 1)
         inner = _root(search, o, p, -beta, -alpha, opp)
-        return EndgameResult(-inner[0], PASS, search.nodes)
+        return EndgameResult(-inner[0], PASS, search.count())
     score, move = _root(search, p, o, alpha, beta, moves)
-    return EndgameResult(score, move, search.nodes)
+    return EndgameResult(score, move, search.count())
 
 
-def _root(
-    search: _Search, p: int, o: int, alpha: int, beta: int, moves: int
-) -> tuple[int, Move]:
-    """Principal-variation search over the root moves: best score and move."""
+def _root(search: _Search, p: int, o: int, alpha: int, beta: int, moves: int) -> tuple[int, Move]:
+    """Best score and move by MTD(f): a series of null-window tests "score >= t?".
+
+    Each test is a cheap null-window search, and the table carries what one
+    test learnt into the next; on the 14-empty set this visits 17% fewer nodes
+    than a principal-variation search with a full window. Scores are even
+    (empties go to the winner), so t only takes even values, starting at 0
+    and moving by 2 toward the bound just found: bigger steps measured worse,
+    as tests far from the true score are not much cheaper.
+    """
     n = 64 - (p | o).bit_count()
-    search.nodes += 1
-    best, best_move = -_INF, PASS
-    for bit, np, no, cm in _children(p, o, moves):
-        if best == -_INF:
-            v = -_child(search, np, no, -beta, -alpha, n - 1, cm)
-        else:
-            v = -_child(search, np, no, -alpha - 1, -alpha, n - 1, cm)
-            if alpha < v < beta:
-                v = -_child(search, np, no, -beta, -v, n - 1, cm)
-        if v > best:
-            best, best_move = v, bit.bit_length() - 1
-            if v > alpha:
-                if v >= beta:
+    children = _children(p, o, moves)
+    lower, upper = -64, 64
+    t = min(max(0, alpha + 1), beta)
+    t += t & 1
+    move = children[0][1].bit_length() - 1
+    while True:
+        best, best_move = -_INF, PASS
+        for i, (_, bit, np, no, cm) in enumerate(children):
+            v = -_child(search, np, no, -t, 1 - t, n - 1, cm)
+            if v > best:
+                best, best_move = v, bit.bit_length() - 1
+                if v >= t:
+                    # The refutation leads the next test.
+                    children.insert(0, children.pop(i))
                     break
-                alpha = v
-    return best, best_move
+        if best >= t:
+            lower, move = best, best_move
+            t = best + 2
+        else:
+            upper = t = best
+            if lower == -64:
+                move = best_move
+        if lower >= upper or lower >= beta:
+            return lower, move
+        if upper <= alpha:
+            return upper, move
 
 
 def _child(search: _Search, p: int, o: int, alpha: int, beta: int, n: int, moves: int) -> int:
@@ -521,7 +577,7 @@ def _solve_all(search: _Search, p: int, o: int) -> list[tuple[Move, int]]:
     n = 63 - (p | o).bit_count()
     scored = [
         (bit.bit_length() - 1, -_child(search, np, no, -64, 64, n, cm))
-        for bit, np, no, cm in _children(p, o, legal_moves(p, o))
+        for _, bit, np, no, cm in _children(p, o, legal_moves(p, o))
     ]
     scored.sort(key=lambda item: -item[1])
     return scored
@@ -558,15 +614,15 @@ def solve_best_moves(
         scored = _solve_all(search, p, o)
         best = scored[0][1]
         ties = tuple(sq for sq, v in scored if v == best)
-        return Solution(best, ties, dict(scored), search.nodes)
+        return Solution(best, ties, dict(scored), search.count())
     best, move = _root(search, p, o, -64, 64, moves)
     ties = [move]
     n = 63 - (p | o).bit_count()
-    for bit, np, no, cm in _children(p, o, moves):
+    for _, bit, np, no, cm in _children(p, o, moves):
         sq = bit.bit_length() - 1
         if sq != move and -_child(search, np, no, -best - 1, -best + 1, n, cm) >= best:
             ties.append(sq)
-    return Solution(best, tuple(sorted(ties)), {}, search.nodes)
+    return Solution(best, tuple(sorted(ties)), {}, search.count())
 
 
 def solve_position(position: Position) -> EndgameResult:

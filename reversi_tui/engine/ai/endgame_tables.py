@@ -25,6 +25,9 @@ SQUARE_ORDER: tuple[int, ...] = tuple(
     (int(name[1]) - 1) * 8 + "abcdefgh".index(name[0]) for name in _ORDER_NAMES.split()
 )
 
+#: Each square's place in SQUARE_ORDER, to sort a few empties by it.
+SQUARE_RANK: tuple[int, ...] = tuple(SQUARE_ORDER.index(sq) for sq in range(64))
+
 #: One bit per 4x4 quadrant: parity ordering plays first where an odd number
 #: of squares is empty, as the last move of a region tends to be worth most.
 QUADRANT: tuple[int, ...] = tuple(1 << ((sq >= 32) * 2 + (sq % 8 >= 4)) for sq in range(64))
