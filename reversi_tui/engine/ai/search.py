@@ -4,8 +4,9 @@ One ``Searcher`` runs one move decision: it owns the transposition table (keyed
 by the ``(player, opponent)`` masks, so it serves both colours), the node
 counter and the clock. Stopping is cooperative: every ``CHECK_EVERY`` nodes it
 polls the caller's ``should_stop`` (raising ``SearchCancelled``) and its own hard
-deadline (abandoning the iteration and keeping the last complete one), so a
-search never overruns its budget by more than a few thousand nodes.
+deadline (ending the iteration; the best root move it had fully searched, or
+else the last complete iteration's, stands), so a search never overruns its
+budget by more than a check interval.
 
 Passes do not use up depth, so a search to ``depth >= empties`` reaches every
 game end and its score is exact: the same code doubles as a slow exact solver
@@ -109,7 +110,7 @@ class Searcher:
             raise _Timeout
 
     # Tree search -------------------------------------------------------------------
-    def _children(
+    def ordered_children(
         self, p: int, o: int, moves: int, depth: int, hash_move: int
     ) -> Iterable[tuple[int, int, int]]:
         """(square, child player mask, child opponent mask) in the order to search them.
@@ -164,7 +165,7 @@ class Searcher:
         alpha0 = alpha
         best, best_move = -INF, PASS
         first = True
-        for sq, cp, co in self._children(p, o, moves, depth, hash_move):
+        for sq, cp, co in self.ordered_children(p, o, moves, depth, hash_move):
             if first:
                 value = -self.negamax(cp, co, depth - 1, -beta, -alpha)
                 first = False
@@ -271,7 +272,7 @@ def iterative_deepening(
     deadline = None if limits.budget is None else t0 + limits.budget
     searcher = Searcher(evaluate, deadline=deadline, should_stop=should_stop)
     moves = legal_moves(p, o)
-    order = [sq for sq, _, _ in searcher._children(p, o, moves, SORT_DEPTH, PASS)]
+    order = [sq for sq, _, _ in searcher.ordered_children(p, o, moves, SORT_DEPTH, PASS)]
     empties = 64 - (p | o).bit_count()
     result: RootResult | None = None
     last_time, growth = 0.0, 4.0
