@@ -1,0 +1,1 @@
+"""Modal screens: confirmation, new game, game over, help."""

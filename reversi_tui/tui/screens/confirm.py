@@ -1,0 +1,73 @@
+"""The one confirmation dialog every destructive action goes through (quit, new game).
+
+One rule everywhere: ``y`` confirms, ``n`` or Esc cancels, Enter presses the
+focused button, and the safe button has the focus when the dialog opens, so a
+stray Enter never throws a game away.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+DIALOG_CSS = """
+{name} {{
+    align: center middle;
+    background: $background 60%;
+}}
+{name} > .dialog {{
+    width: auto;
+    min-width: 40;
+    max-width: 70;
+    height: auto;
+    border: thick $primary;
+    background: $surface;
+    padding: 0 2;
+    overflow: hidden hidden;
+}}
+{name} .dialog-title {{
+    text-style: bold;
+    color: $accent;
+    width: 1fr;
+    content-align: center middle;
+}}
+{name} .dialog-text {{ width: auto; max-width: 64; margin: 1 0; }}
+{name} .buttons {{ width: auto; height: auto; align-horizontal: center; }}
+{name} .buttons Button {{ margin: 0 1; }}
+"""
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Ask a yes/no question; dismisses with True only on an explicit yes."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmScreen")
+    AUTO_FOCUS = "#no"
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, title: str, question: str, yes: str = "Yes", no: str = "No") -> None:
+        super().__init__()
+        self.title_text = title
+        self.question = question
+        self.yes = yes
+        self.no = no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.title_text, classes="dialog-title")
+            yield Static(self.question, classes="dialog-text")
+            with Horizontal(classes="buttons"):
+                yield Button(f"{self.yes} (y)", id="yes", variant="error")
+                yield Button(f"{self.no} (n)", id="no", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(value)

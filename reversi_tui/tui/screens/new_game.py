@@ -1,0 +1,120 @@
+"""Who plays each colour, and a handicap: one dialog covers every local mode."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Select, Static
+
+from reversi_tui.engine import Color
+from reversi_tui.tui.screens.confirm import DIALOG_CSS
+
+PLAYER_OPTIONS = (
+    ("Human", "human"),
+    ("Computer - easy", "easy"),
+    ("Computer - medium", "medium"),
+    ("Computer - hard", "hard"),
+    ("Computer - expert", "expert"),
+)
+
+
+def _player_select(value: str, id: str) -> Select[str]:
+    return Select(PLAYER_OPTIONS, value=value, allow_blank=False, compact=True, id=id)
+
+
+@dataclass(frozen=True, slots=True)
+class NewGameSettings:
+    """The choices of the dialog, as the command line would spell them."""
+
+    black: str = "human"
+    white: str = "medium"
+    handicap: int = 0
+    handicap_colour: Color = Color.BLACK
+
+
+class NewGameScreen(ModalScreen[NewGameSettings | None]):
+    """A confirmation dialog with the new game's settings; Cancel is focused first."""
+
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="NewGameScreen")
+        + """
+    NewGameScreen Grid {
+        grid-size: 2;
+        grid-columns: 16 26;
+        grid-rows: 1;
+        grid-gutter: 1 0;
+        height: auto;
+        width: auto;
+        margin-top: 1;
+    }
+    NewGameScreen Select { width: 26; }
+    """
+    )
+    AUTO_FOCUS = "#no"
+    BINDINGS = [
+        Binding("y", "start", "Start"),
+        Binding("n,escape", "cancel", "Cancel"),
+    ]
+
+    def __init__(self, current: NewGameSettings, *, in_progress: bool) -> None:
+        super().__init__()
+        self.current = current
+        self.in_progress = in_progress
+
+    def compose(self) -> ComposeResult:
+        c = self.current
+        with Vertical(classes="dialog"):
+            yield Static("New game", classes="dialog-title")
+            with Grid():
+                yield Label("Black (first)")
+                yield _player_select(c.black, "black")
+                yield Label("White")
+                yield _player_select(c.white, "white")
+                yield Label("Handicap")
+                yield Select(
+                    [("none", 0), *((f"{n} corner{'s' * (n > 1)}", n) for n in range(1, 5))],
+                    value=c.handicap,
+                    allow_blank=False,
+                    compact=True,
+                    id="handicap",
+                )
+                yield Label("Handicap for")
+                yield Select(
+                    [("Black", Color.BLACK), ("White", Color.WHITE)],
+                    value=c.handicap_colour,
+                    allow_blank=False,
+                    compact=True,
+                    id="handicap-colour",
+                )
+            warning = "This ends the current game. " if self.in_progress else ""
+            yield Static(
+                f"{warning}Tab moves between fields.", classes="dialog-text", id="new-game-note"
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Start (y)", id="yes", variant="warning")
+                yield Button("Cancel (n)", id="no", variant="primary")
+
+    def settings(self) -> NewGameSettings:
+        return NewGameSettings(
+            black=self.query_one("#black", Select).value,  # type: ignore[arg-type]
+            white=self.query_one("#white", Select).value,  # type: ignore[arg-type]
+            handicap=self.query_one("#handicap", Select).value,  # type: ignore[arg-type]
+            handicap_colour=self.query_one("#handicap-colour", Select).value,  # type: ignore[arg-type]
+        )
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "yes":
+            self.action_start()
+        else:
+            self.action_cancel()
+
+    def action_start(self) -> None:
+        self.dismiss(self.settings())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

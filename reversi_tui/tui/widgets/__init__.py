@@ -1,0 +1,1 @@
+"""Widgets of the main screen: the board and the sidebar."""

@@ -1,0 +1,396 @@
+"""The board: one focusable Line API widget that renders straight from the Game.
+
+A single widget drawing its own lines is the cheapest way to keep the screen
+fast over SSH: moving the cursor repaints two small cell frames (a few hundred
+bytes), not the whole board. The widget never keeps a copy of the position; it
+reads ``game.position`` on every paint and only remembers view state (cursor,
+hover preview, the short flash after a move).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.strip import Strip
+from textual.timer import Timer
+from textual.widget import Widget
+
+from reversi_tui.engine import Game
+from reversi_tui.tui.widgets.board_art import (
+    LABEL_WIDTH,
+    UNICODE,
+    Geometry,
+    Glyphs,
+    board_size,
+    centred,
+    cursor_marks,
+    disc_art,
+    fit,
+    join_char,
+)
+
+#: Seconds a typed column letter waits for its row digit (``d`` then ``3``).
+COORDINATE_TIMEOUT = 1.0
+#: Seconds the discs a move placed and flipped stay highlighted.
+FLASH_SECONDS = 0.8
+COLUMNS = "abcdefgh"
+#: Component styles only ever layered over a complete one (so they must not carry its background).
+_OVERLAYS = frozenset(
+    {"black", "white", "legal", "cursor", "cursor-cell", "last", "flash", "preview"}
+)
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class Board(Widget, can_focus=True):
+    """The 8x8 board with coordinates, discs, legal moves, last move and cursor."""
+
+    BINDINGS = [
+        Binding("up,k", "move(0,-1)", "Cursor", show=False),
+        Binding("down,j", "move(0,1)", "Cursor", show=False),
+        Binding("left", "move(-1,0)", "Cursor", show=False),
+        Binding("h", "left_or_column", "Cursor", show=False),
+        Binding("right,l", "move(1,0)", "Cursor", show=False),
+        Binding("enter", "choose('enter')", "Play"),
+        Binding("space", "choose('space')", "Play", show=False),
+        Binding("tab", "next_legal(1)", "Next"),
+        Binding("shift+tab", "next_legal(-1)", "Previous", show=False),
+        *(Binding(c, f"column('{c}')", show=False) for c in COLUMNS[:7]),
+        *(Binding(str(d), f"row({d})", show=False) for d in range(1, 9)),
+    ]
+
+    COMPONENT_CLASSES = {
+        "board--label",
+        "board--grid",
+        "board--cell",
+        "board--black",
+        "board--white",
+        "board--legal",
+        "board--cursor",
+        "board--cursor-cell",
+        "board--last",
+        "board--flash",
+        "board--preview",
+    }
+
+    DEFAULT_CSS = """
+    Board {
+        width: auto;
+        height: 1fr;
+        background: $background;
+    }
+    Board > .board--label { color: $board-label; }
+    Board > .board--grid { color: $board-grid; background: $board-felt; }
+    Board > .board--cell { background: $board-felt; }
+    Board > .board--black { color: $disc-black; }
+    Board > .board--white { color: $disc-white; }
+    Board > .board--legal { color: $board-legal; text-style: bold; }
+    Board > .board--cursor { color: $board-cursor; text-style: bold; }
+    Board > .board--cursor-cell { background: $board-cursor-cell; }
+    Board > .board--last { color: $board-last; }
+    Board > .board--flash { background: $board-flash; }
+    Board > .board--preview { background: $board-preview; }
+    """
+
+    cursor: reactive[int] = reactive(19, repaint=False)
+
+    @dataclass
+    class Chosen(Message):
+        """The user asked to play a square (Enter, Space or a click)."""
+
+        square: int
+        key: str  # "enter", "space" or "click"
+
+    def __init__(
+        self,
+        game: Game,
+        glyphs: Glyphs = UNICODE,
+        *,
+        reserve_width: int = 0,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id)
+        self.reserve_width = reserve_width
+        self.game = game
+        self.glyphs = glyphs
+        self._preview = 0  # discs the hovered move would flip
+        self._hover: int | None = None
+        self._flash = 0  # discs placed/flipped by the latest move, highlighted briefly
+        self._flash_timer: Timer | None = None
+        self._pending_column: tuple[int, float] | None = None
+        self._rich_styles: dict[str, Style] = {}
+        self._geometry: tuple[tuple[int, int], Geometry] | None = None
+        self._last_sq = -1  # per-paint caches, set at the top of render_line
+        self._legal = 0
+
+    # Model changes -----------------------------------------------------------------
+    def show_game(self, game: Game) -> None:
+        """Render another Game (a new game started)."""
+        self.game = game
+        self._preview = 0
+        self._hover = None
+        self.sync(flash=0)
+
+    def sync(self, flash: int = 0, *, hold: bool = False) -> None:
+        """Repaint after the game changed; ``flash`` marks discs to highlight briefly.
+
+        ``hold`` keeps the highlight on (for reproducible screenshots).
+        """
+        self._preview = 0
+        self._flash = flash
+        if self._flash_timer is not None:
+            self._flash_timer.stop()
+            self._flash_timer = None
+        if flash and not hold:
+            self._flash_timer = self.set_timer(FLASH_SECONDS, self._end_flash)
+        if self._hover is not None:
+            self._update_preview(self._hover)
+        self.refresh()
+
+    def _end_flash(self) -> None:
+        self._flash_timer = None
+        if self._flash:
+            regions = [self._cell_region(sq) for sq in _bits(self._flash)]
+            self._flash = 0
+            self.refresh(*regions)
+
+    def on_show(self) -> None:
+        """Take the focus back when a too-small terminal grows and the board reappears."""
+        if self.screen.focused is None:
+            self.focus()
+
+    # Geometry ----------------------------------------------------------------------
+    @property
+    def geometry(self) -> Geometry:
+        """The layout for the current size (recomputed only when the size changes)."""
+        size = (self.size.width, self.size.height)
+        if self._geometry is None or self._geometry[0] != size:
+            self._geometry = (size, fit(*size))
+        return self._geometry[1]
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        """As wide as the board that fits beside ``reserve_width`` columns for the sidebar.
+
+        Keeping the widget no wider than the board matters over SSH: Textual
+        rewrites a changed line from the widget's left edge, so blank margin
+        inside the widget would be resent on every cursor move.
+        """
+        cell_h = fit(container.width - self.reserve_width, container.height).cell_h
+        return board_size(cell_h)[0]
+
+    def _cell_region(self, sq: int) -> Region:
+        """The interior of a square: all a cursor move or a highlight repaints."""
+        geo = self.geometry
+        x, y = geo.cell_origin(sq)
+        return Region(x, y, geo.cell_w, geo.cell_h)
+
+    # Cursor ------------------------------------------------------------------------
+    def watch_cursor(self, old: int, new: int) -> None:
+        self.refresh(self._cell_region(old), self._cell_region(new))
+
+    def action_move(self, dx: int, dy: int) -> None:
+        row, col = divmod(self.cursor, 8)
+        self.cursor = (row + dy) % 8 * 8 + (col + dx) % 8
+
+    def action_left_or_column(self) -> None:
+        """``h`` moves left now, and becomes column h if a row digit follows soon."""
+        self.action_move(-1, 0)
+        self._pending_column = (7, time.monotonic())
+
+    def action_column(self, letter: str) -> None:
+        self._pending_column = (COLUMNS.index(letter), time.monotonic())
+
+    def action_row(self, number: int) -> None:
+        pending, self._pending_column = self._pending_column, None
+        if pending is None or time.monotonic() - pending[1] > COORDINATE_TIMEOUT:
+            return
+        self.cursor = (number - 1) * 8 + pending[0]
+
+    def action_next_legal(self, step: int) -> None:
+        """Jump to the next (or previous) legal move in reading order, wrapping around."""
+        legal = self.game.position.legal_mask
+        if not legal:
+            return
+        sq = self.cursor
+        for _ in range(64):
+            sq = (sq + step) % 64
+            if legal >> sq & 1:
+                self.cursor = sq
+                return
+
+    def action_choose(self, key: str) -> None:
+        self.post_message(self.Chosen(self.cursor, key))
+
+    # Mouse -------------------------------------------------------------------------
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        offset = event.get_content_offset(self)
+        sq = None if offset is None else self.geometry.square_at(offset.x, offset.y)
+        if sq == self._hover:
+            return
+        self._hover = sq
+        self._update_preview(sq)
+        if sq is not None:
+            self.cursor = sq
+
+    def on_leave(self, event: events.Leave) -> None:
+        self._hover = None
+        self._update_preview(None)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        sq = None if offset is None else self.geometry.square_at(offset.x, offset.y)
+        if sq is not None:
+            self.cursor = sq
+            self.post_message(self.Chosen(sq, "click"))
+
+    def _update_preview(self, sq: int | None) -> None:
+        old = self._preview
+        self._preview = 0 if sq is None else self.game.position.flips(sq)
+        changed = old ^ self._preview
+        if changed:
+            self.refresh(*(self._cell_region(s) for s in _bits(changed)))
+
+    @property
+    def preview(self) -> int:
+        """Mask of the discs the hovered move would flip (for tests and the status line)."""
+        return self._preview
+
+    # Painting ----------------------------------------------------------------------
+    def notify_style_update(self) -> None:
+        self._rich_styles.clear()
+        super().notify_style_update()
+
+    def _style(self, name: str) -> Style:
+        style = self._rich_styles.get(name)
+        if style is None:
+            if name in _OVERLAYS:
+                style = self.get_component_rich_style(f"board--{name}", partial=True)
+            else:  # a complete style: the widget's own under the component's
+                style = self.rich_style
+                if name != "base":
+                    style += self.get_component_rich_style(f"board--{name}", partial=True)
+            self._rich_styles[name] = style
+        return style
+
+    def render_line(self, y: int) -> Strip:
+        geo = self.geometry
+        width = self.size.width
+        last = self.game.last_move
+        self._last_sq = -1 if last is None else last.move
+        self._legal = self.game.position.legal_mask
+        base = self._style("base")
+        grid_bottom = geo.top + geo.grid_height
+        if y == geo.top - 1 or y == grid_bottom:
+            segments = self._label_row(geo)
+        elif geo.top <= y < grid_bottom:
+            local = y - geo.top
+            band, sub = divmod(local, geo.pitch_y)
+            segments = self._grid_row(geo, band) if sub == 0 else self._cell_row(geo, band, sub - 1)
+        else:
+            segments = []
+        line = [Segment(" " * (geo.left - LABEL_WIDTH), base), *segments]
+        strip = Strip(line).extend_cell_length(width, base).crop(0, width)
+        return strip.simplify()
+
+    def _label_row(self, geo: Geometry) -> list[Segment]:
+        side = (geo.cell_w - 1) // 2
+        text = " " * LABEL_WIDTH + " "
+        text += "".join(" " * side + c + " " * (geo.cell_w - side - 1) + " " for c in COLUMNS)
+        return [Segment(text, self._style("label"))]
+
+    def _is_last(self, row: int, col: int) -> bool:
+        return 0 <= row < 8 and 0 <= col < 8 and row * 8 + col == self._last_sq
+
+    def _edge(self, *cells: tuple[int, int]) -> str:
+        """``last`` when a grid line borders the last move's cell, else ``grid``."""
+        return "last" if any(self._is_last(r, c) for r, c in cells) else "grid"
+
+    def _corner(self, band: int, j: int, row_kind: int, col_kind: int) -> tuple[str, str]:
+        """The frame owning a grid junction and its character: a box corner for the last move."""
+        if self._last_sq >= 0:
+            row, col = divmod(self._last_sq, 8)
+            if band in (row, row + 1) and j in (col, col + 1):
+                kinds = (0 if band == row else 2, 0 if j == col else 2)
+                return "last", join_char(self.glyphs, "last", *kinds)
+        return "grid", join_char(self.glyphs, "grid", row_kind, col_kind)
+
+    def _frame_style(self, frame: str) -> Style:
+        grid = self._style("grid")
+        return grid if frame == "grid" else grid + self._style(frame)
+
+    def _grid_row(self, geo: Geometry, band: int) -> list[Segment]:
+        """A horizontal grid line: band 0 is above row 1, band 8 below row 8."""
+        glyphs = self.glyphs
+        row_kind = 0 if band == 0 else 2 if band == 8 else 1
+        segments = [Segment(" " * LABEL_WIDTH, self._style("label"))]
+        for j in range(9):
+            col_kind = 0 if j == 0 else 2 if j == 8 else 1
+            frame, char = self._corner(band, j, row_kind, col_kind)
+            segments.append(Segment(char, self._frame_style(frame)))
+            if j < 8:
+                edge = self._edge((band - 1, j), (band, j))
+                segments.append(
+                    Segment(getattr(glyphs, edge)[1] * geo.cell_w, self._frame_style(edge))
+                )
+        return segments
+
+    def _cell_row(self, geo: Geometry, row: int, sub: int) -> list[Segment]:
+        glyphs = self.glyphs
+        label = str(row + 1) if sub == (geo.cell_h - 1) // 2 else " "
+        segments = [Segment(label.ljust(LABEL_WIDTH), self._style("label"))]
+        for j in range(9):
+            edge = self._edge((row, j - 1), (row, j))
+            segments.append(Segment(getattr(glyphs, edge)[2], self._frame_style(edge)))
+            if j < 8:
+                segments.extend(self._cell_segments(geo, row * 8 + j, sub))
+        segments.append(Segment(" " + label, self._style("label")))
+        return segments
+
+    def _cell_segments(self, geo: Geometry, sq: int, sub: int) -> list[Segment]:
+        """One row of a cell's interior; the cursor adds its marks at the interior's edges."""
+        glyphs = self.glyphs
+        bit = 1 << sq
+        color = self.game.position.color_at(sq)
+        if color is not None:
+            style = self._style("cell")
+            if self._flash & bit:
+                style += self._style("flash")
+            if self._preview & bit:
+                style += self._style("preview") + self._style(color.opponent.name.lower())
+                rows = centred(glyphs.preview(color.opponent), geo.cell_w, geo.cell_h)
+            else:
+                style += self._style(color.name.lower())
+                if glyphs.big_discs and geo.cell_h >= 2:
+                    rows = disc_art(color, geo.cell_w, geo.cell_h)
+                else:
+                    rows = centred(glyphs.disc(color), geo.cell_w, geo.cell_h)
+        elif self._legal & bit:
+            style = self._style("cell") + self._style("legal")
+            rows = centred(glyphs.legal, geo.cell_w, geo.cell_h)
+        else:
+            style = self._style("grid")  # blank: same look as the grid, so segments merge
+            rows = centred(glyphs.empty, geo.cell_w, geo.cell_h)
+        text = rows[sub]
+        if sq != self.cursor:
+            return [Segment(text, style)]
+        style += self._style("cursor-cell")
+        left, right = cursor_marks(glyphs, sub, geo.cell_h)
+        if not left:
+            return [Segment(text, style)]
+        mark = style + self._style("cursor")
+        return [Segment(left, mark), Segment(text[1:-1], style), Segment(right, mark)]

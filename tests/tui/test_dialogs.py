@@ -1,0 +1,127 @@
+"""Dialogs: new game, quit confirmation, help, and the too-small terminal."""
+
+from __future__ import annotations
+
+from textual.widgets import Select
+
+from reversi_tui.engine import Color
+from reversi_tui.tui.screens.confirm import ConfirmScreen
+from reversi_tui.tui.screens.game_over import GameOverScreen
+from reversi_tui.tui.screens.help import HelpScreen
+from reversi_tui.tui.screens.new_game import NewGameScreen
+from reversi_tui.tui.widgets.board import Board
+from reversi_tui.tui.widgets.too_small import TooSmall
+
+from .helpers import LAST_MOVE, make_app
+
+
+async def test_new_game_cancel_keeps_the_game() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        game = app.game
+        await pilot.press("n")
+        assert isinstance(app.screen, NewGameScreen)
+        assert app.screen.focused is not None and app.screen.focused.id == "no"
+        assert "ends the current game" in app.screen.query_one("#new-game-note").render().plain
+        await pilot.press("enter")  # the focused button is Cancel
+        assert not isinstance(app.screen, NewGameScreen)
+        assert app.game is game and len(game.plies) == 1
+        await pilot.press("n", "escape")
+        assert app.game is game
+
+
+async def test_new_game_confirm_with_chosen_players_and_handicap() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await pilot.click("#new-game")
+        assert isinstance(app.screen, NewGameScreen)
+        app.screen.query_one("#white", Select).value = "human"
+        app.screen.query_one("#handicap", Select).value = 2
+        app.screen.query_one("#handicap-colour", Select).value = Color.WHITE
+        await pilot.press("y")
+        assert not isinstance(app.screen, NewGameScreen)
+        assert app.game.plies == ()
+        assert app.players[Color.WHITE].is_human
+        assert app.game.position.count(Color.WHITE) == 4
+        assert app.status.startswith("New game")
+
+
+async def test_new_game_against_the_computer_as_white() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        app.screen.query_one("#black", Select).value = "easy"
+        app.screen.query_one("#white", Select).value = "human"
+        await pilot.press("y")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(app.game.plies) == 1  # the computer opened as black
+        assert app.game.turn is Color.WHITE
+
+
+async def test_quit_asks_during_a_game() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "q")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert app.screen.focused is not None and app.screen.focused.id == "no"
+        await pilot.press("n")
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert app.is_running
+        await pilot.press("q", "y")
+        await pilot.pause()
+        assert app.return_value == 0
+
+
+async def test_quit_at_once_before_any_move() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.return_value == 0
+
+
+async def test_help_opens_and_closes() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = app.screen.query_one("#keys").render()
+        assert text is not None
+        await pilot.press("question_mark")
+        assert not isinstance(app.screen, HelpScreen)
+        await pilot.press("question_mark", "escape")
+        assert not isinstance(app.screen, HelpScreen)
+        assert isinstance(app.focused, Board)
+
+
+async def test_too_small_terminal_then_resized_back() -> None:
+    app = make_app()
+    async with app.run_test(size=(60, 16)) as pilot:
+        await pilot.pause()
+        assert app.query_one(TooSmall).display
+        assert not app.query_one("#main").display
+        assert "Please enlarge the terminal" in app.query_one(TooSmall).render()
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not app.query_one(TooSmall).display
+        assert app.query_one("#main").display
+        await pilot.press("enter")
+        assert len(app.game.plies) == 1
+
+
+async def test_quit_from_the_game_over_dialog_asks_first() -> None:
+    app = make_app(start=LAST_MOVE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.click("#quit")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("escape")
+        assert app.is_running and not isinstance(app.screen, ConfirmScreen)
+        assert app.reviewing
+        await pilot.press("n")
+        assert isinstance(app.screen, NewGameScreen)
+        assert "ends the current game" not in app.screen.query_one("#new-game-note").render().plain
