@@ -122,7 +122,8 @@ async def capture_all(directory: Path) -> list[Path]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m reversi_tui.screenshots", description=__doc__.splitlines()[0]
+        prog="python -m reversi_tui.screenshots",
+        description="Regenerate the app's SVG screenshots, the same on every run.",
     )
     parser.add_argument("--out", default="screenshots", help="directory (default: screenshots)")
     args = parser.parse_args(argv)

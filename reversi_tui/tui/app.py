@@ -236,6 +236,7 @@ class ReversiApp(App[int]):
         outcome = self.game.outcome()
         winner = "Draw" if outcome.winner is None else f"{outcome.winner.title} wins"
         self.set_status(f"Game over: {winner}, {outcome.black}-{outcome.white}.")
+        self.clear_notifications()  # a pass toast must not cover the result
         self.push_screen(GameOverScreen(outcome), self._after_game_over)
 
     def _after_game_over(self, choice: Choice | None) -> None:

@@ -19,10 +19,10 @@ DIALOG_CSS = """
     background: $background 60%;
 }}
 {name} > .dialog {{
-    width: auto;
-    min-width: 40;
-    max-width: 70;
+    width: {width};
+    max-width: 100%;
     height: auto;
+    max-height: 100%;
     border: thick $primary;
     background: $surface;
     padding: 0 2;
@@ -34,8 +34,8 @@ DIALOG_CSS = """
     width: 1fr;
     content-align: center middle;
 }}
-{name} .dialog-text {{ width: auto; max-width: 64; margin: 1 0; }}
-{name} .buttons {{ width: auto; height: auto; align-horizontal: center; }}
+{name} .dialog-text {{ width: 1fr; margin: 1 0; }}
+{name} .buttons {{ width: 1fr; height: auto; align-horizontal: center; }}
 {name} .buttons Button {{ margin: 0 1; }}
 """
 
@@ -43,7 +43,7 @@ DIALOG_CSS = """
 class ConfirmScreen(ModalScreen[bool]):
     """Ask a yes/no question; dismisses with True only on an explicit yes."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmScreen")
+    DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmScreen", width=50)
     AUTO_FOCUS = "#no"
     BINDINGS = [
         Binding("y", "answer(True)", "Yes"),

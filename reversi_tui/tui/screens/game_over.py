@@ -31,7 +31,10 @@ def result_text(outcome: Outcome) -> tuple[str, str]:
 class GameOverScreen(ModalScreen[Choice]):
     """Review the board (the default), start a new game, or quit."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="GameOverScreen")
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="GameOverScreen", width=62)
+        + "GameOverScreen #headline { text-style: bold; color: $success; }"
+    )
     AUTO_FOCUS = "#review"
     BINDINGS = [
         Binding("escape,r", "choose('review')", "Review board"),

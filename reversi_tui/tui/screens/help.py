@@ -20,6 +20,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("U  Ctrl+R", "redo"),
     ("n", "new game: players, levels, handicap"),
     ("q", "quit (asks while a game is in progress)"),
+    ("y  n  Esc", "confirm / cancel in dialogs (Enter: the focused button)"),
     ("Ctrl+P", "command palette: themes and more"),
     ("?", "this help"),
     ("mouse", "click a legal square to play; hover previews the flips"),

@@ -40,7 +40,7 @@ class NewGameScreen(ModalScreen[NewGameSettings | None]):
     """A confirmation dialog with the new game's settings; Cancel is focused first."""
 
     DEFAULT_CSS = (
-        DIALOG_CSS.format(name="NewGameScreen")
+        DIALOG_CSS.format(name="NewGameScreen", width=52)
         + """
     NewGameScreen Grid {
         grid-size: 2;
