@@ -8,9 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from reversi_tui import __version__
-
-LEVEL_NAMES = ("easy", "medium", "hard", "expert")
-PLAYER_NAMES = ("human", *LEVEL_NAMES)
+from reversi_tui.players import LEVEL_NAMES, PLAYER_CHOICES
 
 DESCRIPTION = """\
 Reversi (Othello rules) in the terminal.
@@ -80,13 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--black",
-        choices=PLAYER_NAMES,
+        choices=PLAYER_CHOICES,
         metavar="PLAYER",
         help="who plays black: human, easy, medium, hard or expert (default: human)",
     )
     parser.add_argument(
         "--white",
-        choices=PLAYER_NAMES,
+        choices=PLAYER_CHOICES,
         metavar="PLAYER",
         help="who plays white: human or a level (default: medium; human in --plain)",
     )
@@ -161,6 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_tui.add_argument("--columns", type=_int_range(20, 500), default=80)
     bench_tui.add_argument("--rows", type=_int_range(10, 300), default=24)
     bench_tui.add_argument("--presses", type=_int_range(1, 10000), default=40)
+    bench_tui.add_argument(
+        "--thinking", action="store_true", help="press the keys while the computer searches"
+    )
     return parser
 
 

@@ -11,13 +11,18 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from reversi_tui.engine import Move, Position
-from reversi_tui.engine.ai import LEVELS, SearchResult, choose_move
 
+if TYPE_CHECKING:
+    from reversi_tui.engine.ai import SearchResult
+
+#: The computer's levels, weakest first. Spelled out here rather than imported so that
+#: starting the app does not pay for building the AI's tables (a test keeps them equal).
+LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 #: Every name ``--black``/``--white`` accept: a human, or the computer at a level.
-PLAYER_CHOICES = ("human", *LEVELS)
+PLAYER_CHOICES = ("human", *LEVEL_NAMES)
 
 
 class Player(Protocol):
@@ -58,8 +63,8 @@ class Computer:
     _rng: random.Random = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.level not in LEVELS:
-            raise ValueError(f"unknown level {self.level!r}: choose from {', '.join(LEVELS)}")
+        if self.level not in LEVEL_NAMES:
+            raise ValueError(f"unknown level {self.level!r}: choose from {', '.join(LEVEL_NAMES)}")
         self._rng = random.Random(self.seed)
 
     @property
@@ -74,6 +79,8 @@ class Computer:
         self, position: Position, should_stop: Callable[[], bool] | None = None
     ) -> SearchResult:
         """The full search result (move, score, depth, nodes, seconds)."""
+        from reversi_tui.engine.ai import choose_move
+
         return choose_move(
             position,
             self.level,

@@ -2,7 +2,8 @@
 
 Starts ``reversi`` in a pty of the given size, waits for the first frame to settle,
 then presses cursor keys one at a time and records, for each, the time until the
-last byte of the app's answer and how many bytes it wrote. Also checks that an idle
+last byte of the app's answer and how many bytes it wrote; with ``--thinking``, while
+the computer searches. Also checks that an idle
 screen writes nothing. Prints medians and maxima.
 """
 
@@ -46,12 +47,13 @@ def _read_burst(fd: int, quiet: float, limit: float) -> tuple[int, float]:
     return total, last
 
 
-def measure(columns: int, rows: int, presses: int, extra_args: list[str]) -> dict[str, float]:
+def measure(columns: int, rows: int, presses: int, thinking: bool) -> dict[str, float]:
     pid, fd = pty.fork()
     if pid == 0:
         os.environ["TERM"] = "xterm-256color"
         os.environ.pop("NO_COLOR", None)
-        os.execvp(sys.executable, [sys.executable, "-m", "reversi_tui", *extra_args])
+        white = ["expert", "--think-time", "60"] if thinking else ["human"]
+        os.execvp(sys.executable, [sys.executable, "-m", "reversi_tui", "--white", *white])
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
     try:
         start = time.perf_counter()
@@ -59,6 +61,9 @@ def measure(columns: int, rows: int, presses: int, extra_args: list[str]) -> dic
         first, settled = _read_burst(fd, 0.5, 15.0)
         startup = settled - start
         idle, _ = _read_burst(fd, 1.0, 1.0)
+        if thinking:
+            os.write(fd, b"\r")  # play d3: the computer starts a long search
+            _read_burst(fd, QUIET, 2.0)
         latencies: list[float] = []
         sizes: list[int] = []
         for i in range(presses):
@@ -84,9 +89,10 @@ def measure(columns: int, rows: int, presses: int, extra_args: list[str]) -> dic
 
 
 def run(args: argparse.Namespace) -> int:
-    extra = ["--white", "human"]
-    r = measure(args.columns, args.rows, args.presses, extra)
+    r = measure(args.columns, args.rows, args.presses, args.thinking)
     print(f"terminal {args.columns}x{args.rows}, TERM=xterm-256color, {args.presses} cursor keys")
+    if args.thinking:
+        print("keys pressed while the computer (expert) searches")
     print(f"first frame settled: {r['startup_s']:.3f} s ({r['first_frame_bytes']:.0f} bytes)")
     print(f"idle output: {r['idle_bytes_per_s']:.0f} bytes in 1 s")
     print(
