@@ -138,11 +138,25 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--json", action="store_true", help="one line of JSON")
 
     arena = commands.add_parser("arena", help="play levels against each other")
-    arena.add_argument("--black", choices=LEVEL_NAMES, required=True, metavar="LEVEL")
-    arena.add_argument("--white", choices=LEVEL_NAMES, required=True, metavar="LEVEL")
-    arena.add_argument("--games", type=_int_range(1, 100000), default=10, metavar="N")
-    arena.add_argument("--jobs", type=_int_range(1, 64), default=1, metavar="J")
-    arena.add_argument("--think-time", type=_positive_float, metavar="S")
+    arena.add_argument(
+        "--black", choices=LEVEL_NAMES, required=True, metavar="LEVEL", help="level of one side"
+    )
+    arena.add_argument(
+        "--white", choices=LEVEL_NAMES, required=True, metavar="LEVEL", help="level of the other"
+    )
+    arena.add_argument(
+        "--games",
+        type=_int_range(1, 100000),
+        default=10,
+        metavar="N",
+        help="games to play; colours swap every game (default: 10)",
+    )
+    arena.add_argument(
+        "--jobs", type=_int_range(1, 64), default=1, metavar="J", help="games at once (processes)"
+    )
+    arena.add_argument(
+        "--think-time", type=_positive_float, metavar="S", help="seconds per move for both sides"
+    )
     arena.add_argument("--depth", type=_int_range(1, 60), help="fixed depth for both sides")
     arena.add_argument("--seed", type=int, default=1, help="seed for openings and choices")
 
@@ -151,14 +165,18 @@ def build_parser() -> argparse.ArgumentParser:
     perft = bench_kinds.add_parser("perft", help="count leaves from the start position")
     perft.add_argument("depth", nargs="?", type=_int_range(0, 20), default=9, metavar="DEPTH")
     bench_solve = bench_kinds.add_parser("solve", help="solve every position of an .obf file")
-    bench_solve.add_argument("file", metavar="FILE")
-    bench_solve.add_argument("--limit", type=_int_range(1, 100000), metavar="N")
+    bench_solve.add_argument("file", metavar="FILE", help="positions, one per line (obf format)")
+    bench_solve.add_argument(
+        "--limit", type=_int_range(1, 100000), metavar="N", help="solve only the first N"
+    )
     bench_tui = bench_kinds.add_parser(
         "tui", help="start-up time, key latency and bytes per key of the app, through a pty"
     )
-    bench_tui.add_argument("--columns", type=_int_range(20, 500), default=80)
-    bench_tui.add_argument("--rows", type=_int_range(10, 300), default=24)
-    bench_tui.add_argument("--presses", type=_int_range(1, 10000), default=40)
+    bench_tui.add_argument("--columns", type=_int_range(20, 500), default=80, help="default: 80")
+    bench_tui.add_argument("--rows", type=_int_range(10, 300), default=24, help="default: 24")
+    bench_tui.add_argument(
+        "--presses", type=_int_range(1, 10000), default=40, help="cursor keys to time"
+    )
     bench_tui.add_argument(
         "--thinking", action="store_true", help="press the keys while the computer searches"
     )
