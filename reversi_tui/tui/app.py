@@ -458,5 +458,8 @@ def run_app(game: Game, players: dict[Color, Player], args: argparse.Namespace) 
         print(f"reversi: unknown theme {theme!r}; choose one of: {names}", file=sys.stderr)
         return 2
     app.theme = theme
+    # The computer searches in a thread; handing the GIL over every millisecond instead of
+    # every 5 keeps keys answered while it thinks, for a negligible cost to the search.
+    sys.setswitchinterval(0.001)
     result = app.run(mouse=not args.no_mouse)
     return result if isinstance(result, int) else (app.return_code or 0)
