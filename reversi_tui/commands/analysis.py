@@ -11,11 +11,17 @@ from reversi_tui.engine import NotationError, parse_position, square_name
 from reversi_tui.engine.ai import SearchResult, choose_move
 
 
+def score_value(result: SearchResult) -> int | float:
+    """An exact score is a whole disc difference; an estimate keeps two decimals."""
+    return round(result.score) if result.exact else round(result.score, 2)
+
+
 def format_result(result: SearchResult) -> str:
     """One human-readable line: move, score (exact or estimated), depth, nodes, time."""
     kind = "exact" if result.exact else "estimate"
+    score = f"{score_value(result):+}" if result.exact else f"{result.score:+.1f}"
     return (
-        f"{square_name(result.move)}  score {result.score:+.1f} ({kind})  depth {result.depth}  "
+        f"{square_name(result.move)}  score {score} ({kind})  depth {result.depth}  "
         f"nodes {result.nodes}  time {result.seconds:.2f} s"
     )
 
@@ -25,7 +31,7 @@ def result_json(result: SearchResult) -> str:
     return json.dumps(
         {
             "move": square_name(result.move),
-            "score": result.score,
+            "score": score_value(result),
             "depth": result.depth,
             "nodes": result.nodes,
             "seconds": round(result.seconds, 4),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -39,6 +40,15 @@ def test_position_starting_with_dash_and_trailing_comment(
     assert START.startswith("-")
     assert main(["move", START + "; a comment", "--depth", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["depth"] == 1
+
+
+def test_exact_score_is_a_whole_disc_difference(capsys: pytest.CaptureFixture[str]) -> None:
+    line = (Path(__file__).parents[2] / "data" / "endgame_e10.obf").read_text().splitlines()[0]
+    best = int(line.split(";")[1].split(":")[1])
+    assert main(["move", line, "--level", "hard", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["score"] == best
+    assert isinstance(data["score"], int)
 
 
 def test_pass_is_reported_as_pass(capsys: pytest.CaptureFixture[str]) -> None:
