@@ -21,6 +21,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import var
+from textual.screen import Screen
 from textual.widgets import Button, Footer
 
 from reversi_tui.engine import Color, Game, Ply, Position, square_name
@@ -113,7 +114,7 @@ class ReversiApp(App[int]):
             yield Board(self.game, self.glyphs, reserve_width=SIDEBAR_MIN_WIDTH, id="board")
             yield Sidebar(self.glyphs, id="sidebar")
         yield TooSmall(id="too-small")
-        yield Footer()
+        yield _Footer()
 
     @property
     def board(self) -> Board:
@@ -431,6 +432,19 @@ def _why_illegal(position: Position, sq: int) -> str:
         them = position.turn.opponent.title
         return f"{name} flips nothing: a move must trap {them} discs in a line. Tab finds one."
     return ""
+
+
+class _Footer(Footer):
+    """Textual's Footer, composed as soon as the bindings are known, not a frame later.
+
+    The stock footer waits for a refresh before it recomposes, which left the bottom
+    line blank for about 0.1 s after the board appeared at start-up.
+    """
+
+    def bindings_changed(self, screen: Screen) -> None:
+        self._bindings_ready = True
+        if self.app.app_focus and self.is_attached and screen is self.screen:
+            self.call_later(self.recompose)
 
 
 def _default_factory(think_time: float | None, seed: int | None) -> PlayerFactory:
