@@ -410,7 +410,7 @@ def _children(p: int, o: int, moves: int) -> list[tuple[int, int, int, int, int]
         packed_o |= no << shift
         shift += LANE
     full, inner = PACKED_MASKS[len(boards)]
-    replies = _packed_moves(packed_p, packed_o, full, inner)
+    replies = legal_moves(packed_p, packed_o, inner, full)
     scored = []
     for bit, np, no in boards:
         cm = replies & FULL
@@ -418,61 +418,6 @@ def _children(p: int, o: int, moves: int) -> list[tuple[int, int, int, int, int]
         scored.append((cm.bit_count() + (cm & CORNERS).bit_count(), bit, np, no, cm))
     scored.sort()
     return scored
-
-
-def _packed_moves(p: int, o: int, full: int, inner: int) -> int:
-    """``bitboard.legal_moves`` on boards packed in lanes of LANE bits."""
-    empty = ~(p | o) & full
-    m = o & inner
-    pre = m & (m << 1)
-    f = m & (p << 1)
-    f |= m & (f << 1)
-    f |= pre & (f << 2)
-    f |= pre & (f << 2)
-    moves = f << 1
-    pre = m & (m >> 1)
-    f = m & (p >> 1)
-    f |= m & (f >> 1)
-    f |= pre & (f >> 2)
-    f |= pre & (f >> 2)
-    moves |= f >> 1
-    pre = o & (o << 8)
-    f = o & (p << 8)
-    f |= o & (f << 8)
-    f |= pre & (f << 16)
-    f |= pre & (f << 16)
-    moves |= f << 8
-    pre = o & (o >> 8)
-    f = o & (p >> 8)
-    f |= o & (f >> 8)
-    f |= pre & (f >> 16)
-    f |= pre & (f >> 16)
-    moves |= f >> 8
-    pre = m & (m << 7)
-    f = m & (p << 7)
-    f |= m & (f << 7)
-    f |= pre & (f << 14)
-    f |= pre & (f << 14)
-    moves |= f << 7
-    pre = m & (m >> 7)
-    f = m & (p >> 7)
-    f |= m & (f >> 7)
-    f |= pre & (f >> 14)
-    f |= pre & (f >> 14)
-    moves |= f >> 7
-    pre = m & (m << 9)
-    f = m & (p << 9)
-    f |= m & (f << 9)
-    f |= pre & (f << 18)
-    f |= pre & (f << 18)
-    moves |= f << 9
-    pre = m & (m >> 9)
-    f = m & (p >> 9)
-    f |= m & (f >> 9)
-    f |= pre & (f >> 18)
-    f |= pre & (f >> 18)
-    moves |= f >> 9
-    return moves & empty
 
 
 def _empties(occupied: int) -> tuple[tuple[int, ...], int]:
