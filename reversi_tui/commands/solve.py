@@ -26,16 +26,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"reversi solve: {err}", file=sys.stderr)
         return 2
     notes = []
-    passed = False
+    mover = position
     if position.is_game_over:
         notes.append("the game is over: the score is the final one")
     elif position.must_pass:
         notes.append(
-            f"{position.turn.title} has no legal move and must pass: "
-            f"solved for {position.turn.opponent.title} after the pass"
+            f"{position.turn.title} has no legal move and must pass; "
+            f"{position.turn.opponent.title} then plays"
         )
         position = position.pass_turn()
-        passed = True
     if position.empties > SLOW_EMPTIES:
         print(
             f"{position.empties} empty squares: this may take a very long time (Ctrl+C stops)",
@@ -48,37 +47,48 @@ def run(args: argparse.Namespace) -> int:
         solution = solve_best_moves(position.player, position.opponent, all_scores=args.all)
     seconds = time.perf_counter() - start
     if args.json:
-        print(json.dumps(_as_json(solution, seconds, args.all, passed)))
+        print(json.dumps(_as_json(mover, solution, seconds, args.all)))
     else:
-        _print_text(position, solution, seconds, notes)
+        _print_text(mover, solution, seconds, notes)
     return 0
 
 
-def _as_json(solution: Solution, seconds: float, all_scores: bool, passed: bool) -> dict:
-    """The one-line JSON form; ``pass`` appears only when the side to move passed."""
+def _as_json(mover: Position, solution: Solution, seconds: float, all_scores: bool) -> dict:
+    """The one-line JSON form, from the side to move's point of view.
+
+    A side that must pass gets ``"moves": ["pass"]`` and the negated score; the
+    opponent's best replies follow as ``"replies"``.
+    """
+    passes = mover.must_pass
     out: dict[str, object] = {
-        "moves": [square_name(sq) for sq in solution.moves],
-        "score": solution.score,
+        "moves": ["pass"] if passes else [square_name(sq) for sq in solution.moves],
+        "score": -solution.score if passes else solution.score,
         "nodes": solution.nodes,
         "seconds": round(seconds, 4),
     }
+    if passes:
+        out["replies"] = [square_name(sq) for sq in solution.moves]
     if all_scores:
-        out["all"] = {square_name(sq): v for sq, v in solution.scores.items()}
-    if passed:
-        out["pass"] = True
+        scores = {"pass": -solution.score} if passes else solution.scores
+        out["all"] = {k if isinstance(k, str) else square_name(k): v for k, v in scores.items()}
     return out
 
 
-def _print_text(position: Position, solution: Solution, seconds: float, notes: list[str]) -> None:
+def _print_text(mover: Position, solution: Solution, seconds: float, notes: list[str]) -> None:
     for note in notes:
         print(note)
-    side = position.turn.title
+    passes = mover.must_pass
     if solution.moves:
         names = ", ".join(square_name(sq) for sq in solution.moves)
         label = "best move" if len(solution.moves) == 1 else "best moves"
+        if passes:
+            label = f"{mover.turn.opponent.title}'s {label} after the pass"
         print(f"{label}: {names}")
-    print(f"score: {solution.score:+d} for {side} (final disc difference, empties to the winner)")
-    if solution.scores:
+    score = -solution.score if passes else solution.score
+    print(
+        f"score: {score:+d} for {mover.turn.title} (final disc difference, empties to the winner)"
+    )
+    if solution.scores and not passes:
         print("all moves:")
         for sq, v in solution.scores.items():
             print(f"  {square_name(sq)} {v:+d}")

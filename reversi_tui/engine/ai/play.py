@@ -53,13 +53,6 @@ def _noisy(evaluate: Evaluator, sigma: float, rng: random.Random) -> Evaluator:
     return noisy
 
 
-def _no_move_result(pos: Position, evaluate: Evaluator, started: float) -> SearchResult:
-    p, o = pos.player, pos.opponent
-    seconds = time.perf_counter() - started
-    if pos.is_game_over:
-        return SearchResult(PASS, final_score(p, o) / DISC, 0, 0, seconds, exact=True)
-    return SearchResult(PASS, units_to_discs(-evaluate(o, p)), 0, 0, seconds, exact=False)
-
 
 def _try_solve(
     solve: Solver, p: int, o: int, deadline: float, should_stop: StopCheck | None
@@ -106,7 +99,21 @@ def choose_move(
     p, o = position.player, position.opponent
     moves = legal_moves(p, o)
     if not moves:
-        return _no_move_result(position, evaluate, started)
+        if position.is_game_over:
+            seconds = time.perf_counter() - started
+            return SearchResult(PASS, final_score(p, o) / DISC, 0, 0, seconds, exact=True)
+        # A forced pass: the score is the opponent's best reply, seen from this side.
+        reply = choose_move(
+            position.pass_turn(),
+            level,
+            think_time=think_time,
+            rng=rng,
+            should_stop=should_stop,
+            depth=depth,
+        )
+        return SearchResult(
+            PASS, -reply.score, reply.depth, reply.nodes, reply.seconds, exact=reply.exact
+        )
     budget = spec.budget if think_time is None else think_time
     if depth is not None:
         limits = Limits(depth, None, _margin(spec))

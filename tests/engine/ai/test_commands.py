@@ -54,7 +54,10 @@ def test_exact_score_is_a_whole_disc_difference(capsys: pytest.CaptureFixture[st
 def test_pass_is_reported_as_pass(capsys: pytest.CaptureFixture[str]) -> None:
     assert parse_position(WHITE_PASSES).must_pass
     assert main(["move", WHITE_PASSES, "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["move"] == "pass"
+    data = json.loads(capsys.readouterr().out)
+    assert data["move"] == "pass"
+    # Black then takes a1 and every disc: exactly -64 for white, on the disc scale.
+    assert data["score"] == -64
 
 
 @pytest.mark.parametrize("bad", ["nonsense here", "-" * 64 + " Z", "Q" * 64 + " X"])

@@ -70,9 +70,10 @@ def test_must_pass_is_solved_after_the_pass(capsys: pytest.CaptureFixture[str]) 
     assert main(["solve", PASS_INSIDE + " O"]) == 0
     out = capsys.readouterr().out
     assert "White has no legal move and must pass" in out
-    assert "best moves: a1, h1" in out
+    assert "Black's best moves after the pass: a1, h1" in out
+    assert "score: -62 for White" in out
     data = _json(capsys, PASS_INSIDE + " O")
-    assert data == {**data, "moves": ["a1", "h1"], "score": 62, "pass": True}
+    assert data == {**data, "moves": ["pass"], "score": -62, "replies": ["a1", "h1"]}
 
 
 def test_game_over_prints_the_final_score_and_no_move(capsys: pytest.CaptureFixture[str]) -> None:
