@@ -32,24 +32,24 @@ the side to move, quoted as one argument; the start position is
 Run 'reversi COMMAND --help' for a command's options."""
 
 
-def _positive_float(text: str) -> float:
+def _seconds(text: str, *, zero_ok: bool) -> float:
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError("must be a positive number of seconds")
+    low_ok = value >= 0 if zero_ok else value > 0
+    if not low_ok or value == float("inf"):
+        kind = "zero or a positive" if zero_ok else "a positive"
+        raise argparse.ArgumentTypeError(f"must be {kind} number of seconds")
     return value
+
+
+def _positive_float(text: str) -> float:
+    return _seconds(text, zero_ok=False)
 
 
 def _non_negative_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError("must be zero or a positive number of seconds")
-    return value
+    return _seconds(text, zero_ok=True)
 
 
 def _int_range(low: int, high: int) -> object:
