@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from reversi_tui import __version__
-from reversi_tui.players import LEVEL_NAMES, PLAYER_CHOICES
+from reversi_tui.match.settings import LEVEL_NAMES, PLAYER_CHOICES
 
 DESCRIPTION = """\
 Reversi (Othello rules) in the terminal.
@@ -52,7 +52,7 @@ def _non_negative_float(text: str) -> float:
     return _seconds(text, zero_ok=True)
 
 
-def _int_range(low: int, high: int) -> object:
+def _int_range(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -185,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 #: command -> "module:function"; imported only when the command runs.
 _HANDLERS = {
-    "move": "reversi_tui.commands.analysis:run_move",
+    "move": "reversi_tui.commands.move:run_move",
     "solve": "reversi_tui.commands.solve:run",
     "arena": "reversi_tui.commands.arena:run",
     ("bench", "perft"): "reversi_tui.commands.bench:run_perft",

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from reversi_tui.engine import Color, Game, parse_position, parse_square
+from reversi_tui.engine import Game, parse_position, parse_square
 from reversi_tui.engine.notation import parse_move_list
-from reversi_tui.players import Human, Player, make_player
+from reversi_tui.match import MatchSettings, PlayerSpec
 from reversi_tui.tui.app import ReversiApp
 from reversi_tui.tui.widgets.board import Board
 
@@ -30,7 +30,9 @@ PASS_FOLLOWS = "-XOOO----OOO-X--OOOXX------XXX-----XXX----XXXXXX--XXXXX--OOO----
 #: Black to move with one empty square, b8: playing it ends the game.
 LAST_MOVE = "XOOOOOOOXOOXOXXOXOXOXOXOXOXOOXXOXOXXOXXOXOXXXOXOXOOOOXXOX-OOOOXO X"
 
-RunBefore = Callable[[Pilot], Awaitable[None]]
+#: The pilot of a ReversiApp (its return value is the process exit code).
+AppPilot = Pilot[int]
+RunBefore = Callable[[AppPilot], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -40,24 +42,26 @@ class Scene:
     run_before: RunBefore | None = None
 
 
-def _app(game: Game, black: Player, white: Player) -> ReversiApp:
-    app = ReversiApp(game, {Color.BLACK: black, Color.WHITE: white})
-    app.hold_highlights = True
+HUMAN = PlayerSpec.human()
+MEDIUM = PlayerSpec.computer("medium")
+
+
+def _app(game: Game, black: PlayerSpec, white: PlayerSpec) -> ReversiApp:
+    app = ReversiApp(MatchSettings(black, white), game=game)
+    app.game_screen.hold_highlights = True
     return app
 
 
 def _vs_computer(game: Game | None = None) -> ReversiApp:
-    return _app(game or Game(), Human(), make_player("medium"))
+    return _app(game or Game(), HUMAN, MEDIUM)
 
 
 def _mid_game() -> ReversiApp:
-    game = Game()
-    for move in parse_move_list(MID_GAME):
-        game.play(move)
-    return _vs_computer(game)
+    return _vs_computer(Game.from_moves(None, parse_move_list(MID_GAME)))
 
 
-async def _hover_legal(pilot: Pilot) -> None:
+async def _hover_legal(pilot: AppPilot) -> None:
+    await pilot.pause()  # the snapshot plugin starts a script before the first refresh
     board = pilot.app.query_one(Board)
     geo = board.geometry
     x, y = geo.cell_origin(parse_square("g4"))
@@ -65,25 +69,28 @@ async def _hover_legal(pilot: Pilot) -> None:
     await pilot.pause()
 
 
-async def _press(pilot: Pilot, *keys: str) -> None:
+async def _press(pilot: AppPilot, *keys: str) -> None:
+    await pilot.pause()
     await pilot.press(*keys)
     await pilot.pause()
 
 
-async def _new_game_dialog(pilot: Pilot) -> None:
+async def _new_game_dialog(pilot: AppPilot) -> None:
     await _press(pilot, "n")
 
 
-async def _help(pilot: Pilot) -> None:
+async def _help(pilot: AppPilot) -> None:
     await _press(pilot, "question_mark")
 
 
-async def _pass_notice(pilot: Pilot) -> None:
+async def _pass_notice(pilot: AppPilot) -> None:
+    await pilot.pause()
     pilot.app.query_one(Board).cursor = parse_square("a1")
     await _press(pilot, "enter")
 
 
-async def _game_over(pilot: Pilot) -> None:
+async def _game_over(pilot: AppPilot) -> None:
+    await pilot.pause()
     pilot.app.query_one(Board).cursor = parse_square("b8")
     await _press(pilot, "enter")
 
@@ -94,7 +101,7 @@ SCENES: tuple[Scene, ...] = (
     Scene("new-game", _mid_game, _new_game_dialog),
     Scene(
         "pass",
-        lambda: _app(Game(parse_position(PASS_FOLLOWS)), make_player("medium"), Human()),
+        lambda: _app(Game(parse_position(PASS_FOLLOWS)), MEDIUM, HUMAN),
         _pass_notice,
     ),
     Scene("game-over", lambda: _vs_computer(Game(parse_position(LAST_MOVE))), _game_over),

@@ -77,3 +77,13 @@ def test_bench_perft_does_not_import_textual() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "244"
+
+
+def test_every_command_handler_exists() -> None:
+    from importlib import import_module
+
+    from reversi_tui.cli import _HANDLERS
+
+    for key, target in _HANDLERS.items():
+        module, _, name = target.partition(":")
+        assert callable(getattr(import_module(module), name, None)), key

@@ -1,4 +1,4 @@
-"""The code stays ruff-clean: lint errors fail the suite, not just a reviewer's eye."""
+"""The code stays ruff-clean, ruff-formatted and mypy-strict clean: the suite fails otherwise."""
 
 import importlib.util
 import subprocess
@@ -10,13 +10,26 @@ import pytest
 ROOT = Path(__file__).parent.parent
 
 
-def test_ruff_check_is_clean() -> None:
-    if importlib.util.find_spec("ruff") is None:
-        pytest.skip("ruff is not installed (it comes with the test extra)")
-    done = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "reversi_tui", "tests"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
+def run_tool(module: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run a checker from the test extra on the tree; skip when it is not installed."""
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(f"{module} is not installed (it comes with the test extra)")
+    return subprocess.run(
+        [sys.executable, "-m", module, *args], cwd=ROOT, capture_output=True, text=True
     )
+
+
+def test_ruff_check_is_clean() -> None:
+    done = run_tool("ruff", "check", "reversi_tui", "tests")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ruff_format_is_clean() -> None:
+    done = run_tool("ruff", "format", "--check", "reversi_tui", "tests")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mypy_strict_is_clean() -> None:
+    """Type hints are checked (``[tool.mypy]`` in pyproject.toml sets strict mode too)."""
+    done = run_tool("mypy", "--strict", "reversi_tui")
     assert done.returncode == 0, done.stdout + done.stderr

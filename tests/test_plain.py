@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 
 from reversi_tui import plain
-from reversi_tui.engine import Color, Game, Position, parse_rowcol, parse_square
-from reversi_tui.players import Human
+from reversi_tui.engine import Color, Game, Position, parse_rowcol
+from reversi_tui.match import MatchSettings, PlayerSpec
+
+from .fakes import FakeComputer, fake_sources
 
 DATA = Path(__file__).parent / "data" / "plain"
-HUMANS = {Color.BLACK: Human(), Color.WHITE: Human()}
+HUMANS = MatchSettings(PlayerSpec.human(), PlayerSpec.human())
 
 EXAMPLE = """\
   abcdefgh
@@ -40,7 +42,7 @@ Enter move for colour W (RowCol): """
 def run_plain(data: bytes) -> tuple[str, bool]:
     out = io.StringIO()
     try:
-        plain.play(Game(), HUMANS, io.BytesIO(data), out)
+        plain.play(HUMANS, io.BytesIO(data), out)
     except plain.InputEnded:
         return out.getvalue(), False
     return out.getvalue(), True
@@ -79,9 +81,8 @@ def test_draw_message() -> None:
 def test_white_win_message_counts_discs_not_empties() -> None:
     # b1 black, c1 white, white to move: a1 flips b1 and wipes black out.
     start = Position(black=1 << 1, white=1 << 2, turn=Color.WHITE)  # b1 black, c1 white
-    game = Game(start)
     out = io.StringIO()
-    plain.play(game, HUMANS, io.BytesIO(b"aa\n"), out)
+    plain.play(HUMANS, io.BytesIO(b"aa\n"), out, game=Game(start))
     rest = "".join(f"{row} ........\n" for row in "bcdefgh")
     assert out.getvalue().endswith("a WWW.....\n" + rest + "White wins by 3 points!\n")
 
@@ -157,29 +158,12 @@ def test_line_mode_does_not_import_textual() -> None:
     assert done.returncode == 0, done.stderr.decode()
 
 
-class ScriptedComputer:
-    """A computer that plays given squares in order: the format without the search."""
-
-    def __init__(self, moves: list[str]) -> None:
-        self.moves = [parse_square(m) for m in moves]
-
-    @property
-    def is_human(self) -> bool:
-        return False
-
-    @property
-    def label(self) -> str:
-        return "Computer (scripted)"
-
-    def choose_move(self, position: Position) -> int:
-        return self.moves.pop(0)
-
-
 def test_computer_move_is_announced_without_prompt() -> None:
-    players = {Color.BLACK: Human(), Color.WHITE: ScriptedComputer(["c3"])}
+    settings = MatchSettings(PlayerSpec.human(), PlayerSpec.computer("medium"))
+    computer = FakeComputer(["c3"])
     out = io.StringIO()
     with pytest.raises(plain.InputEnded):
-        plain.play(Game(), players, io.BytesIO(b"cd\n"), out)
+        plain.play(settings, io.BytesIO(b"cd\n"), out, make_computer=fake_sources(computer))
     after_white = (
         "  abcdefgh\n"
         "a ........\n"

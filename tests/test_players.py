@@ -1,29 +1,57 @@
+"""The move sources: specs make the right kind, a computer answers and can be cancelled."""
+
+import asyncio
+
 import pytest
 
 from reversi_tui.engine import Position
 from reversi_tui.engine.ai import LEVELS
-from reversi_tui.players import LEVEL_NAMES, PLAYER_CHOICES, Computer, Human, make_player
+from reversi_tui.match import LEVEL_NAMES, PLAYER_CHOICES, PlayerSpec
+from reversi_tui.match.sources import MoveRequest
+from reversi_tui.players import Computer, LocalHuman, make_source
+
+from .fakes import FakeComputer
 
 
-def test_level_names_match_the_ai() -> None:
+def test_level_names_are_the_ais() -> None:
     assert tuple(LEVELS) == LEVEL_NAMES
     assert ("human", *LEVELS) == PLAYER_CHOICES
 
 
-def test_make_player() -> None:
-    assert make_player("human").is_human
-    computer = make_player("easy", think_time=0.05, seed=1)
+def test_make_source_from_specs() -> None:
+    assert make_source(PlayerSpec.parse("human")).takes_local_input
+    computer = make_source(PlayerSpec.parse("easy", think_time=0.05), seed=1)
     assert isinstance(computer, Computer)
-    assert computer.label == "Computer (easy)"
+    assert computer.label == "Computer (easy)" and not computer.takes_local_input
+    assert computer.seed == 1 and computer.think_time == 0.05
     with pytest.raises(ValueError, match="unknown level"):
-        make_player("grandmaster")
+        PlayerSpec.parse("grandmaster")
+    with pytest.raises(ValueError, match="think time"):
+        PlayerSpec.parse("easy", think_time=-1.0)
 
 
 def test_computer_plays_a_legal_move() -> None:
     pos = Position.initial()
-    assert make_player("easy", think_time=0.05, seed=2).choose_move(pos) in pos.legal_moves
+    result = asyncio.run(Computer("easy", 0.05, seed=2).play(MoveRequest(pos, 0)))
+    assert result.move in pos.legal_moves
+    assert result.search is not None and result.search.move == result.move
 
 
-def test_human_moves_come_from_the_front_end() -> None:
-    with pytest.raises(RuntimeError):
-        Human().choose_move(Position.initial())
+async def test_local_human_answers_only_a_pending_request() -> None:
+    human = LocalHuman()
+    assert not human.offer(19)  # nobody asked yet: the key is not kept for later
+    waiting = asyncio.ensure_future(human.play(MoveRequest(Position.initial(), 0)))
+    assert human.offer(19)
+    assert (await waiting).move == 19
+    assert not human.offer(26)  # answered already
+
+
+async def test_cancelling_a_request_stops_the_search_thread() -> None:
+    gated = FakeComputer(gated=True)
+    task = asyncio.ensure_future(gated.play(MoveRequest(Position.initial(), 0)))
+    await asyncio.to_thread(gated.started.wait, 5)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    # The thread saw the stop flag: nothing is left running in the default executor.
+    await asyncio.wait_for(asyncio.get_running_loop().shutdown_default_executor(), 5)

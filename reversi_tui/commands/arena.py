@@ -12,13 +12,14 @@ import argparse
 import random
 import statistics
 import sys
-import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from reversi_tui.engine import PASS, Color, Position
+from reversi_tui.engine import Color, Game, Position
 from reversi_tui.engine.ai import choose_move
+from reversi_tui.match import Changed, Match, MatchEvent, MatchSettings, PlayerSpec, play_out
+from reversi_tui.players import make_source
 
 #: Random plies from the start position that make an opening.
 OPENING_PLIES = 6
@@ -27,28 +28,19 @@ BALANCE_LIMIT = 3.0
 
 
 @dataclass(frozen=True, slots=True)
-class Side:
-    """One competitor: a level, with optional overrides of its clock or depth."""
-
-    level: str
-    think_time: float | None = None
-    depth: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class GameSpec:
     """Everything one game needs, picklable for the process pool."""
 
     index: int
     opening: tuple[int, ...]
-    black: Side
-    white: Side
+    black: PlayerSpec
+    white: PlayerSpec
     seed: int
     a_is_black: bool
 
 
 @dataclass(slots=True)
-class GameRecord:
+class ArenaResult:
     """The outcome of one game from side A's point of view, and the thinking times."""
 
     index: int
@@ -77,32 +69,27 @@ def openings(seed: int) -> Iterator[tuple[int, ...]]:
             yield tuple(plies)
 
 
-def play_game(spec: GameSpec) -> GameRecord:
+def play_game(spec: GameSpec) -> ArenaResult:
     """Play one game to the end and record who won by how much and each move's time."""
-    pos = Position.initial()
-    for move in spec.opening:
-        pos = pos.play(move)
-    rngs = {
-        Color.BLACK: random.Random(spec.seed * 2),
-        Color.WHITE: random.Random(spec.seed * 2 + 1),
-    }
-    sides = {Color.BLACK: spec.black, Color.WHITE: spec.white}
+    settings = MatchSettings(
+        black=spec.black,
+        white=spec.white,
+        seed=spec.seed * 2,  # black's seed; white's is the next one
+    )
+    match = Match(settings, make_source, game=Game.from_moves(None, spec.opening))
     times: dict[Color, list[float]] = {Color.BLACK: [], Color.WHITE: []}
-    while not pos.is_game_over:
-        if pos.must_pass:
-            pos = pos.play(PASS)
-            continue
-        side = sides[pos.turn]
-        t0 = time.perf_counter()
-        result = choose_move(
-            pos, side.level, think_time=side.think_time, depth=side.depth, rng=rngs[pos.turn]
-        )
-        times[pos.turn].append(time.perf_counter() - t0)
-        pos = pos.play(result.move)
-    black, white = pos.outcome().final_score
+
+    def clock(event: MatchEvent) -> None:
+        if isinstance(event, Changed) and event.answer is not None and event.answer.search:
+            times[event.plies[0].color].append(event.answer.search.seconds)
+
+    match.subscribe(clock)
+    result = play_out(match)
+    assert result is not None, "an arena game always ends"
+    black, white = result.final_score
     a, b = (Color.BLACK, Color.WHITE) if spec.a_is_black else (Color.WHITE, Color.BLACK)
     diff_black = black - white
-    return GameRecord(
+    return ArenaResult(
         spec.index,
         spec.a_is_black,
         diff_black if spec.a_is_black else -diff_black,
@@ -113,8 +100,8 @@ def play_game(spec: GameSpec) -> GameRecord:
 
 def game_specs(args: argparse.Namespace) -> list[GameSpec]:
     """The games to play: colours swap every game, a new opening every pair."""
-    a = Side(args.black, args.think_time, args.depth)
-    b = Side(args.white, args.think_time, args.depth)
+    a = PlayerSpec.computer(args.black, args.think_time, args.depth)
+    b = PlayerSpec.computer(args.white, args.think_time, args.depth)
     stream = openings(args.seed)
     specs = []
     opening: tuple[int, ...] = ()
@@ -133,7 +120,7 @@ def _label(args: argparse.Namespace) -> tuple[str, str]:
     return args.black, args.white
 
 
-def summary(records: list[GameRecord], label_a: str, label_b: str) -> list[str]:
+def summary(records: list[ArenaResult], label_a: str, label_b: str) -> list[str]:
     """The report lines: results per side, mean disc difference, time per move."""
     wins = sum(r.diff_a > 0 for r in records)
     losses = sum(r.diff_a < 0 for r in records)
@@ -161,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     """Play the games (in a pool with ``--jobs`` > 1), printing progress to stderr."""
     specs = game_specs(args)
     label_a, label_b = _label(args)
-    records: list[GameRecord] = []
+    records: list[ArenaResult] = []
     if args.jobs > 1:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
             for record in pool.map(play_game, specs):
@@ -177,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress(record: GameRecord, total: int) -> None:
+def _progress(record: ArenaResult, total: int) -> None:
     colour = "black" if record.a_is_black else "white"
     print(
         f"game {record.index + 1}/{total}: A ({colour}) {record.diff_a:+d}",

@@ -53,7 +53,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _as_json(mover: Position, solution: Solution, seconds: float, all_scores: bool) -> dict:
+def _as_json(
+    mover: Position, solution: Solution, seconds: float, all_scores: bool
+) -> dict[str, object]:
     """The one-line JSON form, from the side to move's point of view.
 
     A side that must pass gets ``"moves": ["pass"]`` and the negated score; the

@@ -10,6 +10,9 @@ from reversi_tui.engine import bitboard
 
 #: The move value of a pass. Squares are 0..63 (a1=0, h1=7, a8=56, h8=63).
 PASS: Final = -1
+#: Column letters by column index (square ``sq`` is in column ``COLUMNS[sq % 8]``).
+#: Defined here for this module's messages; import it from ``notation``.
+COLUMNS: Final = "abcdefgh"
 
 Move = int
 
@@ -179,5 +182,5 @@ class Position:
 
 def _name(sq: int) -> str:
     if 0 <= sq < 64:
-        return "abcdefgh"[sq % 8] + str(sq // 8 + 1)
+        return COLUMNS[sq % 8] + str(sq // 8 + 1)
     return f"square {sq}"

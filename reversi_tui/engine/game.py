@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from reversi_tui.engine.board import PASS, Color, IllegalMoveError, Move, Outcome, Position
@@ -59,6 +60,28 @@ class Game:
     def with_handicap(cls, corners: int, color: Color) -> Game:
         return cls(handicap_position(corners, color))
 
+    @classmethod
+    def from_moves(cls, start: Position | None, moves: Iterable[Move]) -> Game:
+        """Replay a record: squares, with each forced pass either written (``PASS``) or implied.
+
+        A written pass must be one the rules force at that point; raises
+        IllegalMoveError (a ValueError) naming the first move that cannot be played.
+        """
+        game = cls(start)
+        unmatched = sum(1 for p in game._plies if p.is_pass)  # forced passes not yet written
+        for index, move in enumerate(moves, 1):
+            if move == PASS:
+                if not unmatched:
+                    raise IllegalMoveError(f"ply {index}: a pass is only allowed when forced")
+                unmatched -= 1
+                continue
+            try:
+                added = game.play(move)
+            except IllegalMoveError as error:
+                raise IllegalMoveError(f"ply {index}: {error}") from None
+            unmatched = sum(1 for p in added if p.is_pass)
+        return game
+
     # State -------------------------------------------------------------------------
     @property
     def position(self) -> Position:
@@ -80,8 +103,9 @@ class Game:
     def is_over(self) -> bool:
         return self.position.is_game_over
 
-    def outcome(self) -> Outcome:
-        return self.position.outcome()
+    def outcome(self) -> Outcome | None:
+        """Disc counts and winner of the finished game; None while it goes on."""
+        return self.position.outcome() if self.is_over else None
 
     @property
     def last_move(self) -> Ply | None:

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from reversi_tui.engine.board import PASS, Color, Move, Position
+from reversi_tui.engine.board import COLUMNS, PASS, Color, Move, Position
 
-COLUMNS = "abcdefgh"
+__all__ = [
+    "COLUMNS",
+    "NotationError",
+    "format_move_list",
+    "format_position",
+    "parse_move_list",
+    "parse_position",
+    "parse_rowcol",
+    "parse_square",
+    "rowcol_name",
+    "square_name",
+]
 
 
 class NotationError(ValueError):

@@ -1,18 +1,19 @@
-"""What runs in worker threads: the computer's search and the hint, and how results come back.
+"""What the screen runs in worker threads (the hint), and how results come back.
 
-These functions never touch widgets. They poll a stop check (the app's
-``threading.Event`` for this search, or the worker being cancelled when the app
-closes) and hand their result back with ``post_message``, which is thread-safe
-and never blocks, so a search that ends as the app closes cannot hang it.
+The computer's own moves are searched by its move source (``players.Computer``)
+under the match's turn loop. These functions never touch widgets. They poll a
+stop check (the screen's ``threading.Event`` for this search, or the worker
+being cancelled when the app closes) and hand their result back with
+``post_message``, which is thread-safe and never blocks, so a search that ends
+as the app closes cannot hang it.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 from textual.worker import get_current_worker
@@ -28,24 +29,9 @@ Advisor = Callable[[Position, StopCheck], "SearchResult"]
 Post = Callable[[Message], bool]
 
 
-class Searcher(Protocol):
-    """A computer player, as far as the worker is concerned."""
-
-    def search(self, position: Position, should_stop: StopCheck | None = None) -> SearchResult: ...
-
-
 @dataclass
-class ComputerMoved(Message):
-    """The computer's search finished; ``token`` says which request it answers."""
-
-    token: int
-    position: Position
-    result: SearchResult
-
-
-@dataclass
-class HintFound(Message):
-    """The hint search finished; ``token`` says which request it answers."""
+class SearchFinished(Message):
+    """A search run for the screen finished; ``token`` says which request it answers."""
 
     token: int
     position: Position
@@ -71,33 +57,10 @@ def stop_check(stop: threading.Event) -> StopCheck:
     return should_stop
 
 
-def search_move(
-    post: Post,
-    position: Position,
-    player: Searcher,
-    stop: threading.Event,
-    token: int,
-    delay: float,
-) -> None:
-    """Wait ``delay`` seconds (the computer-vs-computer pace), search, post the move."""
-    from reversi_tui.engine.ai.result import SearchCancelled
-
-    should_stop = stop_check(stop)
-    deadline = time.monotonic() + delay
-    while time.monotonic() < deadline:
-        if should_stop() or stop.wait(min(0.05, max(0.0, deadline - time.monotonic()))):
-            return
-    try:
-        result = player.search(position, should_stop)
-    except SearchCancelled:
-        return
-    if not should_stop():
-        post(ComputerMoved(token, position, result))
-
-
 def search_hint(
     post: Post, advisor: Advisor, position: Position, stop: threading.Event, token: int
 ) -> None:
+    """Search ``position`` with the advisor and post ``SearchFinished`` unless stopped."""
     from reversi_tui.engine.ai.result import SearchCancelled
 
     should_stop = stop_check(stop)
@@ -106,4 +69,4 @@ def search_hint(
     except SearchCancelled:
         return
     if not should_stop():
-        post(HintFound(token, position, result))
+        post(SearchFinished(token, position, result))

@@ -15,7 +15,7 @@ from reversi_tui.tui.widgets.board_art import (
     fit,
 )
 
-from .helpers import make_app
+from .helpers import make_app, ui
 
 
 @pytest.mark.parametrize(("width", "height", "cell_h"), [(37, 19, 1), (53, 27, 2), (69, 35, 3)])
@@ -59,7 +59,7 @@ def test_glyph_sets_tell_everything_apart() -> None:
 async def test_rendered_board_marks_cursor_legal_moves_and_last_move() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        board = app.board
+        board = ui(app).board
         await pilot.press("enter")  # d3; the cursor stays there
         geo = board.geometry
         lines = [board.render_line(y).text for y in range(board.size.height)]

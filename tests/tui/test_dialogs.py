@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.widgets import Select
 
 from reversi_tui.engine import Color
+from reversi_tui.match import PlayerSpec
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game_over import GameOverScreen
 from reversi_tui.tui.screens.help import HelpScreen
@@ -12,23 +13,23 @@ from reversi_tui.tui.screens.new_game import NewGameScreen
 from reversi_tui.tui.widgets.board import Board
 from reversi_tui.tui.widgets.too_small import TooSmall
 
-from .helpers import LAST_MOVE, make_app
+from .helpers import LAST_MOVE, make_app, settle, ui
 
 
 async def test_new_game_cancel_keeps_the_game() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
-        game = app.game
+        game = ui(app).game
         await pilot.press("n")
         assert isinstance(app.screen, NewGameScreen)
         assert app.screen.focused is not None and app.screen.focused.id == "no"
         assert "ends the current game" in app.screen.query_one("#new-game-note").render().plain
         await pilot.press("enter")  # the focused button is Cancel
         assert not isinstance(app.screen, NewGameScreen)
-        assert app.game is game and len(game.plies) == 1
+        assert ui(app).game is game and len(game.plies) == 1
         await pilot.press("n", "escape")
-        assert app.game is game
+        assert ui(app).game is game
 
 
 async def test_new_game_confirm_with_chosen_players_and_handicap() -> None:
@@ -42,10 +43,11 @@ async def test_new_game_confirm_with_chosen_players_and_handicap() -> None:
         app.screen.query_one("#handicap-colour", Select).value = Color.WHITE
         await pilot.press("y")
         assert not isinstance(app.screen, NewGameScreen)
-        assert app.game.plies == ()
-        assert app.players[Color.WHITE].is_human
-        assert app.game.position.count(Color.WHITE) == 4
-        assert app.status.startswith("New game")
+        assert ui(app).game.plies == ()
+        assert ui(app).match.settings.white == PlayerSpec.human()
+        assert ui(app).match.sources[Color.WHITE].takes_local_input
+        assert ui(app).game.position.count(Color.WHITE) == 4
+        assert ui(app).status.startswith("New game")
 
 
 async def test_new_game_against_the_computer_as_white() -> None:
@@ -55,10 +57,9 @@ async def test_new_game_against_the_computer_as_white() -> None:
         app.screen.query_one("#black", Select).value = "easy"
         app.screen.query_one("#white", Select).value = "human"
         await pilot.press("y")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert len(app.game.plies) == 1  # the computer opened as black
-        assert app.game.turn is Color.WHITE
+        await settle(app, pilot)
+        assert len(ui(app).game.plies) == 1  # the computer opened as black
+        assert ui(app).game.turn is Color.WHITE
 
 
 async def test_quit_asks_during_a_game() -> None:
@@ -109,7 +110,7 @@ async def test_too_small_terminal_then_resized_back() -> None:
         assert not app.query_one(TooSmall).display
         assert app.query_one("#main").display
         await pilot.press("enter")
-        assert len(app.game.plies) == 1
+        assert len(ui(app).game.plies) == 1
 
 
 async def test_quit_from_the_game_over_dialog_asks_first() -> None:
@@ -121,7 +122,7 @@ async def test_quit_from_the_game_over_dialog_asks_first() -> None:
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("escape")
         assert app.is_running and not isinstance(app.screen, ConfirmScreen)
-        assert app.reviewing
+        assert ui(app).reviewing
         await pilot.press("n")
         assert isinstance(app.screen, NewGameScreen)
         assert "ends the current game" not in app.screen.query_one("#new-game-note").render().plain

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from reversi_tui.engine import Color, Game
-from reversi_tui.players import Human, make_player
-from reversi_tui.screenshots import SCENES, Scene
+from reversi_tui.match import MatchSettings
+from reversi_tui.screenshots import HUMAN, MEDIUM, SCENES, Scene
 from reversi_tui.tui.app import ReversiApp
 from reversi_tui.tui.widgets.board_art import ASCII
 
@@ -29,12 +28,7 @@ def test_scene_large(snap_compare: object, name: str) -> None:
 
 
 def test_ascii_high_contrast(snap_compare: object) -> None:
-    app = ReversiApp(
-        Game(),
-        {Color.BLACK: Human(), Color.WHITE: make_player("medium")},
-        glyphs=ASCII,
-        theme="reversi-contrast",
-    )
+    app = ReversiApp(MatchSettings(HUMAN, MEDIUM), glyphs=ASCII, theme="reversi-contrast")
     assert snap_compare(app, terminal_size=(80, 24), press=["tab"])
 
 

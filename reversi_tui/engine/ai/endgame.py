@@ -30,7 +30,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reversi_tui.engine.ai.endgame_tables import (
-    CORNERS,
     FLIP_TABLES,
     LANE,
     LAST_TABLES,
@@ -40,7 +39,7 @@ from reversi_tui.engine.ai.endgame_tables import (
     SQUARE_RANK,
 )
 from reversi_tui.engine.ai.result import SearchCancelled, StopCheck
-from reversi_tui.engine.bitboard import FULL, legal_moves
+from reversi_tui.engine.bitboard import CORNERS, FULL, legal_moves
 from reversi_tui.engine.board import PASS, Move, Position
 
 #: Nodes between two calls of the stop check: often enough to stop within a few
@@ -104,7 +103,7 @@ def flips(p: int, o: int, sq: int) -> int:
 
 
 def final_score(p: int, o: int) -> int:
-    """Disc difference of a finished game for ``p``, the empties to the winner."""
+    """Disc difference of a finished game for ``p``, the empties to the winner (in discs)."""
     n_p = p.bit_count()
     n_o = o.bit_count()
     if n_p > n_o:
@@ -309,6 +308,7 @@ class _Search:
                 if upper < beta:
                     beta = upper
             n1 = n - 1
+            empties: tuple[int, ...]
             if n1 > SHALLOW:
                 empties, parity = (), 0
             else:
@@ -400,7 +400,7 @@ def _children(p: int, o: int, moves: int) -> list[tuple[int, int, int, int, int]
     """
     boards = []
     packed_p = packed_o = shift = 0
-    while moves:
+    while moves:  # ``bitboard.squares`` inlined (once per deep node)
         bit = moves & -moves
         moves ^= bit
         f = flips(p, o, bit.bit_length() - 1)
@@ -425,7 +425,7 @@ def _empties(occupied: int) -> tuple[tuple[int, ...], int]:
     empty = ~occupied & FULL
     squares = []
     parity = 0
-    while empty:
+    while empty:  # ``bitboard.squares`` inlined: measured 2-5% faster on the 12-empty set
         bit = empty & -empty
         empty ^= bit
         sq = bit.bit_length() - 1
@@ -574,13 +574,13 @@ def solve_best_moves(
         ties = tuple(sq for sq, v in scored if v == best)
         return Solution(best, ties, dict(scored), search.count())
     best, move = _root(search, p, o, -64, 64, moves)
-    ties = [move]
+    best_moves = [move]
     n = 63 - (p | o).bit_count()
     for _, bit, np, no, cm in _children(p, o, moves):
         sq = bit.bit_length() - 1
         if sq != move and -_child(search, np, no, -best - 1, -best + 1, n, cm) >= best:
-            ties.append(sq)
-    return Solution(best, tuple(sorted(ties)), {}, search.count())
+            best_moves.append(sq)
+    return Solution(best, tuple(sorted(best_moves)), {}, search.count())
 
 
 def solve_position(position: Position) -> EndgameResult:

@@ -8,7 +8,8 @@ disjoint, so their results simply add or combine with OR.
 
 from __future__ import annotations
 
-CORNERS = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
+from reversi_tui.engine.bitboard import FULL, INNER_COLS
+from reversi_tui.engine.notation import parse_square
 
 #: Line directions (row step, column step); each line is this ray plus its mirror.
 _LINES = ((0, 1), (1, 0), (1, 1), (1, -1))
@@ -21,9 +22,7 @@ _ORDER_NAMES = (
     "a4 h4 a5 h5 d1 e1 d8 e8 b3 g3 b6 g6 c2 f2 c7 f7 b4 g4 b5 g5 d2 e2 d7 e7 "
     "b1 g1 b8 g8 a2 h2 a7 h7 b2 g2 b7 g7 d4 e4 d5 e5"
 )
-SQUARE_ORDER: tuple[int, ...] = tuple(
-    (int(name[1]) - 1) * 8 + "abcdefgh".index(name[0]) for name in _ORDER_NAMES.split()
-)
+SQUARE_ORDER: tuple[int, ...] = tuple(parse_square(name) for name in _ORDER_NAMES.split())
 
 #: Each square's place in SQUARE_ORDER, to sort a few empties by it.
 SQUARE_RANK: tuple[int, ...] = tuple(SQUARE_ORDER.index(sq) for sq in range(64))
@@ -48,14 +47,12 @@ NEIGHBOURS: tuple[int, ...] = tuple(
 #: Bits per lane when several boards are packed into one int to generate their
 #: moves in one pass: eight guard bits stop shifts from leaking between lanes.
 LANE = 72
-_FULL = (1 << 64) - 1
-_INNER_COLS = 0x7E7E7E7E7E7E7E7E
 
 #: For k packed boards: (every square, every square but columns a and h).
 PACKED_MASKS: tuple[tuple[int, int], ...] = tuple(
     (
-        sum(_FULL << (LANE * i) for i in range(k)),
-        sum(_INNER_COLS << (LANE * i) for i in range(k)),
+        sum(FULL << (LANE * i) for i in range(k)),
+        sum(INNER_COLS << (LANE * i) for i in range(k)),
     )
     for k in range(65)
 )
@@ -111,33 +108,49 @@ def _flip_count(up: list[int], down: list[int], mine: int, theirs: int) -> int:
     return total
 
 
-def _build() -> tuple[list[tuple], list[tuple]]:
-    flip_tables: list[tuple] = []
-    last_tables: list[tuple] = []
+#: A lookup keyed by the discs on one line (a mask of at most seven squares).
+LineTable = dict[int, int]
+#: Per square, for each of its four lines: (line mask, closing squares, flipped runs).
+FlipEntry = tuple[
+    int, LineTable, LineTable,
+    int, LineTable, LineTable,
+    int, LineTable, LineTable,
+    int, LineTable, LineTable,
+]  # fmt: skip
+#: Per square, for each of its four lines: (line mask, packed flip counts).
+LastEntry = tuple[int, LineTable, int, LineTable, int, LineTable, int, LineTable]
+
+
+def _line_tables(sq: int, dr: int, dc: int) -> tuple[int, LineTable, LineTable, LineTable]:
+    """(line mask, closing, runs, last-move counts) of the line through ``sq`` along (dr, dc)."""
+    up, down = _ray(sq, dr, dc), _ray(sq, -dr, -dc)
+    line = 0
+    for s in up + down:
+        line |= 1 << s
+    subsets = _subsets(up + down)
+    closing = {m: _closing(up, m) | _closing(down, m) for m in subsets}
+    runs = {}
+    for end_up in [0] + [1 << s for s in up[1:]]:
+        for end_down in [0] + [1 << s for s in down[1:]]:
+            if end_up | end_down:
+                runs[end_up | end_down] = _run_to(up, end_up) | _run_to(down, end_down)
+    # Full line: the opponent holds every square the player does not.
+    last = {
+        m: _flip_count(up, down, m, line ^ m) | _flip_count(up, down, line ^ m, m) << 6
+        for m in subsets
+    }
+    return line, closing, runs, last
+
+
+def _build() -> tuple[list[FlipEntry], list[LastEntry]]:
+    flip_tables: list[FlipEntry] = []
+    last_tables: list[LastEntry] = []
     for sq in range(64):
-        flip_entry: list[object] = []
-        last_entry: list[object] = []
-        for dr, dc in _LINES:
-            up, down = _ray(sq, dr, dc), _ray(sq, -dr, -dc)
-            line = 0
-            for s in up + down:
-                line |= 1 << s
-            subsets = _subsets(up + down)
-            closing = {m: _closing(up, m) | _closing(down, m) for m in subsets}
-            runs = {}
-            for end_up in [0] + [1 << s for s in up[1:]]:
-                for end_down in [0] + [1 << s for s in down[1:]]:
-                    if end_up | end_down:
-                        runs[end_up | end_down] = _run_to(up, end_up) | _run_to(down, end_down)
-            flip_entry += [line, closing, runs]
-            # Full line: the opponent holds every square the player does not.
-            last = {
-                m: _flip_count(up, down, m, line ^ m) | _flip_count(up, down, line ^ m, m) << 6
-                for m in subsets
-            }
-            last_entry += [line, last]
-        flip_tables.append(tuple(flip_entry))
-        last_tables.append(tuple(last_entry))
+        (l0, c0, r0, n0), (l1, c1, r1, n1), (l2, c2, r2, n2), (l3, c3, r3, n3) = (
+            _line_tables(sq, dr, dc) for dr, dc in _LINES
+        )
+        flip_tables.append((l0, c0, r0, l1, c1, r1, l2, c2, r2, l3, c3, r3))
+        last_tables.append((l0, n0, l1, n1, l2, n2, l3, n3))
     return flip_tables, last_tables
 
 
@@ -145,9 +158,9 @@ def _build() -> tuple[list[tuple], list[tuple]]:
 #: maps the opponent discs on the line to the squares that would end a run of
 #: them next to the square; ``runs`` maps the player's discs among those to
 #: the discs flipped.
-FLIP_TABLES: list[tuple]
+FLIP_TABLES: list[FlipEntry]
 #: Per square: (line, counts) for each line. ``counts`` maps the player's discs
 #: on a full line to the discs the player's move there flips, plus 64 times
 #: the discs the opponent's move there would flip.
-LAST_TABLES: list[tuple]
+LAST_TABLES: list[LastEntry]
 FLIP_TABLES, LAST_TABLES = _build()

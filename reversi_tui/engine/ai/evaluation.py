@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from reversi_tui.engine.bitboard import FULL, legal_moves
+from reversi_tui.engine.bitboard import CORNERS, FULL, legal_moves
 
 #: Units per disc of final disc difference.
 DISC = 10
@@ -44,7 +44,6 @@ _NOT_H = 0x7F7F7F7F7F7F7F7F
 #: Multiplying a column-a mask by this gathers its eight bits into the top byte.
 _GATHER = 0x0102040810204080
 _A1, _H1, _A8, _H8 = 1, 1 << 7, 1 << 56, 1 << 63
-_CORNERS = _A1 | _H1 | _A8 | _H8
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,8 +167,12 @@ def _phase_table(weights: Weights) -> list[tuple[int, ...]]:
     return rows
 
 
-def final_score(p: int, o: int) -> int:
-    """Exact score in units of a finished game: disc difference, empties to the winner."""
+def final_score_units(p: int, o: int) -> int:
+    """Exact score of a finished game in evaluation units (``DISC`` per disc).
+
+    The disc difference with the empties to the winner: ``endgame.final_score``
+    times ``DISC``, computed here so the evaluation does not load the solver's tables.
+    """
     mine, theirs = p.bit_count(), o.bit_count()
     diff = mine - theirs
     if diff > 0:
@@ -192,7 +195,7 @@ def make_evaluator(weights: Weights | None = None) -> Evaluator:
         mp = legal_moves(p, o).bit_count()
         mo = legal_moves(o, p).bit_count()
         if not mp and not mo:
-            return final_score(p, o)
+            return final_score_units(p, o)
         occupied = p | o
         empty = ~occupied & FULL
         n_empty = empty.bit_count()
@@ -221,7 +224,7 @@ def make_evaluator(weights: Weights | None = None) -> Evaluator:
                 | ((o >> 7 & _COL_A) * _GATHER >> 56 & 0xFF)
             ]
         )
-        ec = empty & _CORNERS
+        ec = empty & CORNERS
         xd = ((ec & _A1) << 9) | ((ec & _H1) << 7) | ((ec & _A8) >> 7) | ((ec & _H8) >> 9)
         xs = (p & xd).bit_count() - (o & xd).bit_count()
         score = (
@@ -250,9 +253,9 @@ def make_greedy_evaluator(corner_sense: float = 3.0) -> Evaluator:
 
     def evaluate(p: int, o: int) -> int:
         if not legal_moves(p, o) and not legal_moves(o, p):
-            return final_score(p, o)
+            return final_score_units(p, o)
         return (p.bit_count() - o.bit_count()) * DISC + corner * (
-            (p & _CORNERS).bit_count() - (o & _CORNERS).bit_count()
+            (p & CORNERS).bit_count() - (o & CORNERS).bit_count()
         )
 
     return evaluate

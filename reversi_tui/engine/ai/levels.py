@@ -19,6 +19,7 @@ from reversi_tui.engine.ai.evaluation import (
     make_evaluator,
     make_greedy_evaluator,
 )
+from reversi_tui.engine.ai.names import LEVEL_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +54,10 @@ LEVEL_TABLE: dict[str, Level] = {
     "expert": Level("expert", 5.0, 60, "full", noise=0.0, tie_margin=0.0, solve_empties=16),
 }
 
-LEVELS: tuple[str, ...] = tuple(LEVEL_TABLE)
+#: The level names in order (defined once, in ``names.py``; the table must follow it).
+LEVELS: tuple[str, ...] = LEVEL_NAMES
+if tuple(LEVEL_TABLE) != LEVELS:
+    raise RuntimeError("LEVEL_TABLE must list exactly the levels of names.LEVEL_NAMES, in order")
 
 
 def get_level(name: str) -> Level:

@@ -1,19 +1,19 @@
 """Deciding a move at a level: midgame search, exact endgame, clock and randomness.
 
-The flow for a timed move: no legal move means a pass; near the end, when the
-exact solver (``endgame.py``, written separately) is importable, a short
-midgame search gives a fallback and the solver gets the rest of the budget,
-bounded by the same deadline; otherwise iterative deepening uses the whole
-budget (and becomes exact by itself once it reaches the last empty square).
+The flow for a timed move: no legal move means a pass; near the end (the
+level's ``solve_empties``), a short midgame search gives a fallback and the
+exact solver (``endgame.py``) gets the rest of the budget, bounded by the same
+deadline; otherwise iterative deepening uses the whole budget (and becomes
+exact by itself once it reaches the last empty square).
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
 
-from reversi_tui.engine.ai.evaluation import DISC, Evaluator, final_score
+from reversi_tui.engine.ai.endgame import EndgameResult, final_score, solve
+from reversi_tui.engine.ai.evaluation import DISC, Evaluator
 from reversi_tui.engine.ai.levels import Level, base_evaluator, get_level, noise_units
 from reversi_tui.engine.ai.result import SearchCancelled, SearchResult, StopCheck
 from reversi_tui.engine.ai.search import Limits, iterative_deepening, units_to_discs
@@ -26,18 +26,6 @@ PRE_SOLVE_SHARE = 0.2
 SOLVE_ALONE_EMPTIES = 10
 #: A move with one legal reply still gets this share of the budget, for its score.
 FORCED_SHARE = 0.1
-
-Solver = Callable[..., object]
-
-
-def _endgame_solver() -> Solver | None:
-    """The exact solver if its module is there (it is developed in parallel)."""
-    try:
-        from reversi_tui.engine.ai import endgame
-    except ImportError:
-        return None
-    solve = getattr(endgame, "solve", None)
-    return solve if callable(solve) else None
 
 
 def _noisy(evaluate: Evaluator, sigma: float, rng: random.Random) -> Evaluator:
@@ -53,11 +41,10 @@ def _noisy(evaluate: Evaluator, sigma: float, rng: random.Random) -> Evaluator:
     return noisy
 
 
-
 def _try_solve(
-    solve: Solver, p: int, o: int, deadline: float, should_stop: StopCheck | None
-) -> tuple[int, int, int] | None:
-    """(move, score in discs, nodes) from the exact solver, or None if the clock ran out.
+    p: int, o: int, deadline: float, should_stop: StopCheck | None
+) -> EndgameResult | None:
+    """The exact solver's verdict, or None if the clock ran out first.
 
     A stop requested by the caller still raises ``SearchCancelled``.
     """
@@ -66,12 +53,11 @@ def _try_solve(
         return (should_stop is not None and should_stop()) or time.perf_counter() >= deadline
 
     try:
-        result = solve(p, o, -64, 64, stop)
+        return solve(p, o, -64, 64, stop)
     except SearchCancelled:
         if should_stop is not None and should_stop():
             raise
         return None
-    return int(result.move), int(result.score), int(result.nodes)  # type: ignore[attr-defined]
 
 
 def choose_move(
@@ -101,7 +87,7 @@ def choose_move(
     if not moves:
         if position.is_game_over:
             seconds = time.perf_counter() - started
-            return SearchResult(PASS, final_score(p, o) / DISC, 0, 0, seconds, exact=True)
+            return SearchResult(PASS, float(final_score(p, o)), 0, 0, seconds, exact=True)
         # A forced pass: the score is the opponent's best reply, seen from this side.
         reply = choose_move(
             position.pass_turn(),
@@ -121,8 +107,7 @@ def choose_move(
     if moves.bit_count() == 1:
         budget *= FORCED_SHARE
     empties = position.empties
-    solve = _endgame_solver() if empties <= spec.solve_empties else None
-    if solve is None:
+    if empties > spec.solve_empties:
         limits = Limits(spec.max_depth, budget, _margin(spec))
         return _search(p, o, evaluate, limits, rng, should_stop, started)
     deadline = started + budget
@@ -132,16 +117,16 @@ def choose_move(
         fallback = _search(p, o, evaluate, limits, rng, should_stop, started)
         if fallback.exact:
             return fallback
-    solved = _try_solve(solve, p, o, deadline, should_stop)
+    solved = _try_solve(p, o, deadline, should_stop)
     if solved is None:
         if fallback is None:
             # Rare: the solver missed the deadline with few empties; answer quickly.
             limits = Limits(spec.max_depth, budget * FORCED_SHARE, _margin(spec))
             return _search(p, o, evaluate, limits, rng, should_stop, time.perf_counter())
         return fallback
-    move, score, nodes = solved
-    nodes += fallback.nodes if fallback is not None else 0
-    return SearchResult(move, float(score), empties, nodes, time.perf_counter() - started, True)
+    nodes = solved.nodes + (fallback.nodes if fallback is not None else 0)
+    seconds = time.perf_counter() - started
+    return SearchResult(solved.move, float(solved.score), empties, nodes, seconds, exact=True)
 
 
 def _margin(spec: Level) -> int:

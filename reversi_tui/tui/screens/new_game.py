@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,32 +11,17 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
 from reversi_tui.engine import Color
+from reversi_tui.match import LEVEL_NAMES, MatchSettings, PlayerSpec
 from reversi_tui.tui.screens.confirm import DIALOG_CSS
 
-PLAYER_OPTIONS = (
-    ("Human", "human"),
-    ("Computer - easy", "easy"),
-    ("Computer - medium", "medium"),
-    ("Computer - hard", "hard"),
-    ("Computer - expert", "expert"),
-)
+PLAYER_OPTIONS = (("Human", "human"), *((f"Computer - {level}", level) for level in LEVEL_NAMES))
 
 
 def _player_select(value: str, id: str) -> Select[str]:
     return Select(PLAYER_OPTIONS, value=value, allow_blank=False, compact=True, id=id)
 
 
-@dataclass(frozen=True, slots=True)
-class NewGameSettings:
-    """The choices of the dialog, as the command line would spell them."""
-
-    black: str = "human"
-    white: str = "medium"
-    handicap: int = 0
-    handicap_colour: Color = Color.BLACK
-
-
-class NewGameScreen(ModalScreen[NewGameSettings | None]):
+class NewGameScreen(ModalScreen[MatchSettings | None]):
     """A confirmation dialog with the new game's settings; Cancel is focused first."""
 
     DEFAULT_CSS = (
@@ -60,7 +45,8 @@ class NewGameScreen(ModalScreen[NewGameSettings | None]):
         Binding("n,escape", "cancel", "Cancel"),
     ]
 
-    def __init__(self, current: NewGameSettings, *, in_progress: bool) -> None:
+    def __init__(self, current: MatchSettings, *, in_progress: bool) -> None:
+        """``current`` fills the fields; what is not on the dialog (clock, seed) carries over."""
         super().__init__()
         self.current = current
         self.in_progress = in_progress
@@ -71,9 +57,9 @@ class NewGameScreen(ModalScreen[NewGameSettings | None]):
             yield Static("New game", classes="dialog-title")
             with Grid():
                 yield Label("Black (first)")
-                yield _player_select(c.black, "black")
+                yield _player_select(c.black.choice, "black")
                 yield Label("White")
-                yield _player_select(c.white, "white")
+                yield _player_select(c.white.choice, "white")
                 yield Label("Handicap")
                 yield Select(
                     [("none", 0), *((f"{n} corner{'s' * (n > 1)}", n) for n in range(1, 5))],
@@ -98,13 +84,19 @@ class NewGameScreen(ModalScreen[NewGameSettings | None]):
                 yield Button("Start (y)", id="yes", variant="warning")
                 yield Button("Cancel (n)", id="no", variant="primary")
 
-    def settings(self) -> NewGameSettings:
-        return NewGameSettings(
-            black=self.query_one("#black", Select).value,  # type: ignore[arg-type]
-            white=self.query_one("#white", Select).value,  # type: ignore[arg-type]
-            handicap=self.query_one("#handicap", Select).value,  # type: ignore[arg-type]
-            handicap_colour=self.query_one("#handicap-colour", Select).value,  # type: ignore[arg-type]
+    def settings(self) -> MatchSettings:
+        c = self.current
+        return replace(
+            c,
+            black=self._player("#black", c.black),
+            white=self._player("#white", c.white),
+            handicap=self.query_one("#handicap", Select).selection or 0,
+            handicap_colour=self.query_one("#handicap-colour", Select).selection or Color.BLACK,
         )
+
+    def _player(self, selector: str, current: PlayerSpec) -> PlayerSpec:
+        choice: str = self.query_one(selector, Select).selection or "human"
+        return PlayerSpec.parse(choice, current.think_time)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

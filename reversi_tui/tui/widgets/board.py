@@ -1,10 +1,12 @@
-"""The board: one focusable Line API widget that renders straight from the Game.
+"""The board: one focusable Line API widget that renders a frozen ``BoardView`` value.
 
 A single widget drawing its own lines is the cheapest way to keep the screen
 fast over SSH: moving the cursor repaints two small cell frames (a few hundred
-bytes), not the whole board. The widget never keeps a copy of the position; it
-reads ``game.position`` on every paint and only remembers view state (cursor,
-hover preview, the short flash after a move).
+bytes), not the whole board. The widget never sees the live game: the screen
+sets ``view`` (position, last move, highlighted discs, markers) after each
+change, so review and analysis can show any ply without touching the game. The
+widget itself only remembers the cursor, the hover preview and the timer that
+ends a highlight.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
-from reversi_tui.engine import Game
+from reversi_tui.engine import Position
+from reversi_tui.engine.bitboard import squares
+from reversi_tui.engine.notation import COLUMNS
 from reversi_tui.tui.widgets.board_art import (
     LABEL_WIDTH,
     UNICODE,
@@ -41,20 +45,25 @@ from reversi_tui.tui.widgets.board_art import (
 COORDINATE_TIMEOUT = 1.0
 #: Seconds the discs a move placed and flipped stay highlighted.
 FLASH_SECONDS = 0.8
-COLUMNS = "abcdefgh"
 #: Component styles only ever layered over a complete one (so they must not carry its background).
 _OVERLAYS = frozenset(
     {"black", "white", "legal", "cursor", "cursor-cell", "last", "flash", "preview"}
 )
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """Everything the board shows of a game at one ply: a value, never the live game."""
+
+    position: Position
+    #: The square of the last disc placed (passes skipped), framed on the board.
+    last_move: int | None = None
+    #: Discs the latest change placed or flipped, highlighted for a moment.
+    flash: int = 0
+    #: Squares to mark as legal moves (0 to show none).
+    markers: int = 0
+    #: Keep ``flash`` on instead of fading it (reproducible screenshots).
+    hold: bool = False
 
 
 class Board(Widget, can_focus=True):
@@ -108,6 +117,7 @@ class Board(Widget, can_focus=True):
     """
 
     cursor: reactive[int] = reactive(19, repaint=False)
+    view: reactive[BoardView] = reactive(BoardView(Position.initial()), repaint=False)
 
     @dataclass
     class Chosen(Message):
@@ -118,7 +128,6 @@ class Board(Widget, can_focus=True):
 
     def __init__(
         self,
-        game: Game,
         glyphs: Glyphs = UNICODE,
         *,
         reserve_width: int = 0,
@@ -126,7 +135,6 @@ class Board(Widget, can_focus=True):
     ) -> None:
         super().__init__(id=id)
         self.reserve_width = reserve_width
-        self.game = game
         self.glyphs = glyphs
         self._preview = 0  # discs the hovered move would flip
         self._hover: int | None = None
@@ -139,25 +147,15 @@ class Board(Widget, can_focus=True):
         self._legal = 0
 
     # Model changes -----------------------------------------------------------------
-    def show_game(self, game: Game) -> None:
-        """Render another Game (a new game started)."""
-        self.game = game
-        self._preview = 0
-        self._hover = None
-        self.sync(flash=0)
-
-    def sync(self, flash: int = 0, *, hold: bool = False) -> None:
-        """Repaint after the game changed; ``flash`` marks discs to highlight briefly.
-
-        ``hold`` keeps the highlight on (for reproducible screenshots).
-        """
-        self._preview = 0
-        self._flash = flash
+    def watch_view(self, view: BoardView) -> None:
+        """A new position to show: restart the highlight, redo the preview, repaint."""
         if self._flash_timer is not None:
             self._flash_timer.stop()
             self._flash_timer = None
-        if flash and not hold:
+        self._flash = view.flash
+        if view.flash and not view.hold:
             self._flash_timer = self.set_timer(FLASH_SECONDS, self._end_flash)
+        self._preview = 0
         if self._hover is not None:
             self._update_preview(self._hover)
         self.refresh()
@@ -165,7 +163,7 @@ class Board(Widget, can_focus=True):
     def _end_flash(self) -> None:
         self._flash_timer = None
         if self._flash:
-            regions = [self._cell_region(sq) for sq in _bits(self._flash)]
+            regions = [self._cell_region(sq) for sq in squares(self._flash)]
             self._flash = 0
             self.refresh(*regions)
 
@@ -223,7 +221,7 @@ class Board(Widget, can_focus=True):
 
     def action_next_legal(self, step: int) -> None:
         """Jump to the next (or previous) legal move in reading order, wrapping around."""
-        legal = self.game.position.legal_mask
+        legal = self.view.markers
         if not legal:
             return
         sq = self.cursor
@@ -260,10 +258,10 @@ class Board(Widget, can_focus=True):
 
     def _update_preview(self, sq: int | None) -> None:
         old = self._preview
-        self._preview = 0 if sq is None else self.game.position.flips(sq)
+        self._preview = 0 if sq is None or not self.view.markers else self.view.position.flips(sq)
         changed = old ^ self._preview
         if changed:
-            self.refresh(*(self._cell_region(s) for s in _bits(changed)))
+            self.refresh(*(self._cell_region(s) for s in squares(changed)))
 
     @property
     def preview(self) -> int:
@@ -290,9 +288,9 @@ class Board(Widget, can_focus=True):
     def render_line(self, y: int) -> Strip:
         geo = self.geometry
         width = self.size.width
-        last = self.game.last_move
-        self._last_sq = -1 if last is None else last.move
-        self._legal = self.game.position.legal_mask
+        view = self.view
+        self._last_sq = -1 if view.last_move is None else view.last_move
+        self._legal = view.markers
         base = self._style("base")
         grid_bottom = geo.top + geo.grid_height
         if y == geo.top - 1 or y == grid_bottom:
@@ -365,7 +363,7 @@ class Board(Widget, can_focus=True):
         """One row of a cell's interior; the cursor adds its marks at the interior's edges."""
         glyphs = self.glyphs
         bit = 1 << sq
-        color = self.game.position.color_at(sq)
+        color = self.view.position.color_at(sq)
         if color is not None:
             style = self._style("cell")
             if self._flash & bit:

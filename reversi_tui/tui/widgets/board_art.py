@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 from reversi_tui.engine import Color
 
@@ -83,10 +84,10 @@ _GRID_JOINS = ("┌┬┐", "├┼┤", "└┴┘")
 _DOUBLE_JOINS = ("╔╦╗", "╠╬╣", "╚╩╝")
 
 
-def join_char(glyphs: Glyphs, frame: str, row_kind: int, col_kind: int) -> str:
+def join_char(glyphs: Glyphs, frame: Literal["grid", "last"], row_kind: int, col_kind: int) -> str:
     """The junction character of a frame (``grid`` or ``last``) at a corner."""
     if glyphs is ASCII:
-        return getattr(glyphs, frame)[0]
+        return (glyphs.grid if frame == "grid" else glyphs.last)[0]
     table = _GRID_JOINS if frame == "grid" else _DOUBLE_JOINS
     return table[row_kind][col_kind]
 

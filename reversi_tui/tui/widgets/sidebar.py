@@ -1,25 +1,21 @@
 """The sidebar: score, players, whose turn, the move list, the status line, New game.
 
-Everything here is redrawn from the Game after each move (never on cursor
-moves), so it can afford plain Static widgets.
+Everything here is redrawn from values the screen hands over after each move
+(never on cursor moves), so it can afford plain Static widgets.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from reversi_tui.engine import Color, Game, Ply, square_name
+from reversi_tui.engine import Color, Ply, Position, square_name
 from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
-
-if TYPE_CHECKING:
-    from reversi_tui.players import Player
 
 
 class ScoreBar(Widget):
@@ -116,9 +112,16 @@ class Sidebar(Vertical):
     Sidebar #new-game { width: 1fr; margin-top: 1; }
     """
 
+    class NewGameRequested(Message):
+        """The New game button was pressed."""
+
     def __init__(self, glyphs: Glyphs = UNICODE, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.glyphs = glyphs
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(self.NewGameRequested())
 
     def compose(self) -> ComposeResult:
         yield Static("Reversi", id="title")
@@ -135,20 +138,22 @@ class Sidebar(Vertical):
 
     def show(
         self,
-        game: Game,
-        players: dict[Color, Player],
+        pos: Position,
+        plies: tuple[Ply, ...],
+        labels: dict[Color, str],
         turn_text: str,
         *,
+        over: bool,
         moves_changed: bool = True,
     ) -> None:
-        pos = game.position
+        """Counts and the turn marker from ``pos``, the move list from ``plies``."""
         for color in Color:
-            marker = "▶ " if not game.is_over and pos.turn is color else "  "
+            marker = "▶ " if not over and pos.turn is color else "  "
             if self.glyphs.black == "X":
                 marker = "> " if marker.strip() else "  "
             who = Text(marker)
             who.append(self.glyphs.disc(color), "bold")
-            who.append(f" {color.title:<6}{players[color].label}")
+            who.append(f" {color.title:<6}{labels[color]}")
             line = Table.grid(expand=True)
             line.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
             line.add_column(justify="right", width=3)
@@ -157,7 +162,7 @@ class Sidebar(Vertical):
         self.query_one(ScoreBar).set_counts(pos.count(Color.BLACK), pos.count(Color.WHITE))
         self.query_one("#turn", Static).update(turn_text)
         if moves_changed:
-            self.query_one(MoveList).show(game.plies)
+            self.query_one(MoveList).show(plies)
 
     def set_status(self, text: str) -> None:
         self.query_one("#status", Static).update(text)

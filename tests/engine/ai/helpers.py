@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from reversi_tui.engine import PASS, Position
-from reversi_tui.engine.ai.evaluation import Evaluator, final_score
+from reversi_tui.engine.ai.evaluation import Evaluator, final_score_units
 from reversi_tui.engine.bitboard import flips, legal_moves, squares
 
 
@@ -34,7 +34,7 @@ def minimax(p: int, o: int, depth: int, evaluate: Evaluator) -> int:
     moves = legal_moves(p, o)
     if not moves:
         if not legal_moves(o, p):
-            return final_score(p, o)
+            return final_score_units(p, o)
         return -minimax(o, p, depth, evaluate)
     return max(
         -minimax(o ^ (f := flips(p, o, sq)), p | f | (1 << sq), depth - 1, evaluate)

@@ -8,7 +8,7 @@ import pytest
 
 from reversi_tui.engine import PASS, Color, Position
 from reversi_tui.engine.ai import LEVELS, choose_move
-from reversi_tui.engine.ai.evaluation import DISC, evaluate, final_score
+from reversi_tui.engine.ai.evaluation import DISC, evaluate, final_score_units
 from reversi_tui.engine.ai.search import Searcher
 
 from .helpers import minimax, random_positions
@@ -87,6 +87,6 @@ def test_timed_levels_solve_small_endgames_exactly() -> None:
 
 
 def test_final_score_gives_empties_to_winner() -> None:
-    assert final_score(0b111, 0b1) == (64 - 2) * DISC
-    assert final_score(0b1, 0b111) == -(64 - 2) * DISC
-    assert final_score(0b11, 0b1100) == 0
+    assert final_score_units(0b111, 0b1) == (64 - 2) * DISC
+    assert final_score_units(0b1, 0b111) == -(64 - 2) * DISC
+    assert final_score_units(0b11, 0b1100) == 0

@@ -1,0 +1,337 @@
+"""The match: one game between two move sources, and the one turn loop of the code base.
+
+Every front end (the Textual app, the line mode, the arena, later the server)
+builds a ``Match`` and awaits ``run()``: ask the side to move for its move, apply
+it, tell the listeners, until the game is over. Undo, redo, pause and
+resignation are plain method calls that may come at any time (between two
+keys, while a computer thinks): they cancel the pending request and the loop
+asks again. Nothing here imports a user interface.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+
+from reversi_tui.engine import Color, Game, Move, Ply, Position, square_name
+from reversi_tui.match.record import GameRecord, Result, Termination
+from reversi_tui.match.settings import MatchSettings
+from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult, SourceFactory
+
+
+class MatchState(StrEnum):
+    #: Not asking anyone yet (before ``run``, or between a change and the next request).
+    READY = "ready"
+    #: The side to move has been asked for its move.
+    AWAITING = "awaiting"
+    PAUSED = "paused"
+    OVER = "over"
+
+
+class Change(StrEnum):
+    PLAYED = "played"
+    UNDONE = "undone"
+    REDONE = "redone"
+
+
+@dataclass(frozen=True, slots=True)
+class Changed:
+    """The game changed: plies played (a move and any forced pass), taken back or replayed."""
+
+    change: Change
+    plies: tuple[Ply, ...]
+    #: The answer that played the move, when a source played it.
+    answer: PlayResult | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    """A side had no legal move and passed (also part of the ``Changed`` before it)."""
+
+    ply: Ply
+
+
+@dataclass(frozen=True, slots=True)
+class StateChanged:
+    state: MatchState
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    result: Result
+
+
+MatchEvent = Changed | Passed | StateChanged | GameOver
+Listener = Callable[[MatchEvent], None]
+
+
+def why_illegal(position: Position, sq: Move) -> str:
+    """Why a square cannot be played, in words that say what to do; "" when it can."""
+    name = square_name(sq)
+    if position.color_at(sq) is not None:
+        return f"{name} is taken: choose an empty square (Tab jumps to a legal move)."
+    if not position.flips(sq):
+        them = position.turn.opponent.title
+        return f"{name} flips nothing: a move must trap {them} discs in a line. Tab finds one."
+    return ""
+
+
+class Match:
+    """A game, its settings and its two move sources, and the turn loop that joins them."""
+
+    def __init__(
+        self,
+        settings: MatchSettings,
+        make_source: SourceFactory,
+        *,
+        game: Game | None = None,
+        pace: float = 0.0,
+        started: datetime | None = None,
+    ) -> None:
+        self.settings = settings
+        self.game = game if game is not None else Game(settings.start_position())
+        self.sources: dict[Color, MoveSource] = {
+            color: make_source(settings.player(color), settings.seed_for(color)) for color in Color
+        }
+        #: Seconds between moves when nobody at this terminal plays (computer vs computer).
+        self.pace = pace
+        self.started = started or datetime.now(UTC)
+        self._listeners: list[Listener] = []
+        self._token = 0
+        self._request: MoveRequest | None = None
+        self._ask: asyncio.Future[PlayResult] | None = None
+        self._paused = False
+        self._resumed: asyncio.Event | None = None
+        self._forfeit: Result | None = None
+        self._closed = False
+        self._announced_over = False
+
+    # Listeners ---------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` with every event from now on; returns the way to stop."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _emit(self, event: MatchEvent) -> None:
+        for listener in list(self._listeners):
+            listener(event)
+
+    # State -------------------------------------------------------------------------
+    @property
+    def turn(self) -> Color:
+        return self.game.turn
+
+    @property
+    def to_move(self) -> MoveSource:
+        return self.sources[self.game.turn]
+
+    @property
+    def is_over(self) -> bool:
+        return self._forfeit is not None or self.game.is_over
+
+    @property
+    def result(self) -> Result | None:
+        if self._forfeit is not None:
+            return self._forfeit
+        outcome = self.game.outcome()
+        return None if outcome is None else Result.from_board(outcome)
+
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
+    @property
+    def state(self) -> MatchState:
+        if self.is_over:
+            return MatchState.OVER
+        if self._paused:
+            return MatchState.PAUSED
+        return MatchState.AWAITING if self._request is not None else MatchState.READY
+
+    @property
+    def thinking(self) -> bool:
+        """A source that nobody here answers (a computer) has been asked and is working."""
+        return self.state is MatchState.AWAITING and not self.to_move.takes_local_input
+
+    @property
+    def local_players(self) -> list[Color]:
+        """The colours a person at this terminal plays."""
+        return [c for c in Color if self.sources[c].takes_local_input]
+
+    @property
+    def local_to_move(self) -> bool:
+        """A person here is to move now (legal-move markers, hints and previews are for them)."""
+        return not self.is_over and self.to_move.takes_local_input
+
+    @property
+    def in_progress(self) -> bool:
+        """Moves have been made and the game is not over: leaving would lose something."""
+        return self.game.can_undo and not self.is_over
+
+    def record(self) -> GameRecord:
+        return GameRecord.of(
+            self.game, self.settings.players, started=self.started, result=self._forfeit
+        )
+
+    # The turn loop -----------------------------------------------------------------
+    async def run(self) -> Result | None:
+        """Ask the side to move, apply its answer, repeat until the game is over.
+
+        Returns the result. Cancelling the task that runs it cancels the pending
+        request too; changes made meanwhile through the methods below are safe.
+        """
+        self._resumed = asyncio.Event()
+        self._closed = False
+        while not self.is_over and not self._closed:
+            if self._paused:
+                self._resumed.clear()
+                await self._resumed.wait()
+                continue
+            request = MoveRequest(self.game.position, self._token)
+            source = self.to_move
+            if self.pace and not self.local_players:
+                ask = asyncio.ensure_future(self._after_pause(source, request))
+            else:
+                ask = asyncio.ensure_future(source.play(request))
+            self._request, self._ask = request, ask
+            self._emit(StateChanged(MatchState.AWAITING))
+            try:
+                answer = await ask
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # the loop itself is being stopped
+                continue  # the match moved on (undo, pause...): ask again
+            finally:
+                if self._request is request:
+                    self._request = self._ask = None
+            self._apply(request, answer)
+        self._announce_over()
+        return self.result
+
+    async def _after_pause(self, source: MoveSource, request: MoveRequest) -> PlayResult:
+        """Computer against computer: wait ``pace`` seconds so people can follow."""
+        await asyncio.sleep(self.pace)
+        return await source.play(request)
+
+    def _apply(self, request: MoveRequest, answer: PlayResult) -> None:
+        """Play an answer if it still belongs to the position on the board."""
+        if request.token != self._token or request.position != self.game.position:
+            return  # answered just as the match moved on; the loop asks again
+        self._play(answer.move, answer)
+
+    def _play(self, move: Move, answer: PlayResult | None) -> list[Ply]:
+        self._interrupt()
+        plies = self.game.play(move)
+        for ply in plies:
+            for source in self.sources.values():
+                source.observe(ply)
+        self._emit(Changed(Change.PLAYED, tuple(plies), answer))
+        for ply in plies[1:]:
+            self._emit(Passed(ply))
+        self._announce_over()
+        return plies
+
+    def _announce_over(self) -> None:
+        result = self.result
+        if result is not None and not self._announced_over:
+            self._announced_over = True
+            self._emit(GameOver(result))
+
+    def _interrupt(self) -> None:
+        """The match moves on: stale answers are dropped and the pending request cancelled."""
+        self._token += 1
+        if self._ask is not None:
+            self._ask.cancel()
+
+    # Input from this terminal ------------------------------------------------------
+    def offer(self, move: Move) -> str:
+        """A move typed or clicked here; "" when played, else why not (for the status line)."""
+        if self.is_over:
+            return "The game is over."
+        color = self.turn
+        source = self.to_move
+        if not source.takes_local_input:
+            return f"Wait: {color.title} ({source.label}) is to move."
+        if self._paused or self._request is None:
+            return "Wait: the game is not asking for a move yet."
+        reason = why_illegal(self.game.position, move)
+        if reason:
+            return reason
+        if not source.offer(move):
+            return "Wait: the game is not asking for a move yet."
+        return ""
+
+    # Changes from outside the loop -------------------------------------------------
+    def undo(self) -> list[Ply]:
+        """Take back the last move; against the computer, its reply goes too.
+
+        With nobody here (computer against computer) the match pauses, so the
+        position can be looked at. Returns the plies taken back, oldest first.
+        """
+        if self.is_over or not self.game.can_undo:
+            return []
+        self._interrupt()
+        taken = self.game.undo()
+        if self.local_players:
+            while not self.to_move.takes_local_input and self.game.can_undo:
+                taken = self.game.undo() + taken
+        else:
+            self.pause()
+        self._emit(Changed(Change.UNDONE, tuple(taken)))
+        return taken
+
+    def redo(self) -> list[Ply]:
+        """Play again what undo took back (up to a local player's turn); the plies replayed."""
+        if self.is_over or not self.game.can_redo:
+            return []
+        self._interrupt()
+        plies = self.game.redo()
+        if self.local_players:
+            while self.game.can_redo and not self.to_move.takes_local_input:
+                plies += self.game.redo()
+        self._emit(Changed(Change.REDONE, tuple(plies)))
+        self._announce_over()
+        return plies
+
+    def pause(self) -> None:
+        """Stop asking (a computer's search is cancelled) until ``resume``."""
+        if self._paused or self.is_over:
+            return
+        self._paused = True
+        self._interrupt()
+        self._emit(StateChanged(MatchState.PAUSED))
+
+    def resume(self) -> None:
+        if not self._paused:
+            return
+        self._paused = False
+        if self._resumed is not None:
+            self._resumed.set()
+        self._emit(StateChanged(self.state))
+
+    def resign(self, color: Color) -> Result:
+        """``color`` gives up: the other side wins, with the discs as they are."""
+        if self.is_over:
+            raise ValueError("the game is already over")
+        self._forfeit = Result.forfeit(color, Termination.RESIGNATION, self.game.position.outcome())
+        self._interrupt()
+        if self._resumed is not None:
+            self._resumed.set()
+        self._announce_over()
+        return self._forfeit
+
+    def close(self) -> None:
+        """Stop asking (the front end is leaving): ``run`` returns and a search stops."""
+        self._closed = True
+        self._interrupt()
+        if self._resumed is not None:
+            self._resumed.set()
+
+
+def play_out(match: Match) -> Result | None:
+    """The blocking facade: run the match to its end in a fresh event loop."""
+    return asyncio.run(match.run())

@@ -1,0 +1,63 @@
+"""The layers import only what they may (Harlequin's import contracts, as a test).
+
+Each rule imports every module of a part of the package in a fresh interpreter
+whose import system refuses the forbidden names, so an import added anywhere,
+even a lazy one at module level, fails here.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+UI = ["textual", "rich", "reversi_tui.tui"]
+FRONT_ENDS = [*UI, "reversi_tui.plain", "reversi_tui.commands", "reversi_tui.cli"]
+RULES = {
+    # The engine: no UI, no disk, no network, no threads, nothing above it.
+    "reversi_tui.engine": [
+        *FRONT_ENDS,
+        "sqlite3",
+        "socket",
+        "asyncio",
+        "threading",
+        "reversi_tui.match",
+        "reversi_tui.players",
+    ],
+    # The match core and the move sources: no Textual, no front end.
+    "reversi_tui.match": FRONT_ENDS,
+    "reversi_tui.players": FRONT_ENDS,
+    # The line mode is a front end without Textual.
+    "reversi_tui.plain": UI,
+}
+
+BLOCKER = """\
+import importlib, pkgutil, sys
+BLOCKED = {blocked!r}
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if any(name == b or name.startswith(b + '.') for b in BLOCKED):
+            raise ImportError('{part} imported ' + name)
+for b in BLOCKED: sys.modules.pop(b, None)
+sys.meta_path.insert(0, Block())
+part = importlib.import_module({part!r})
+if hasattr(part, '__path__'):
+    for m in pkgutil.walk_packages(part.__path__, {part!r} + '.'):
+        importlib.import_module(m.name)
+print('ok')
+"""
+
+
+@pytest.mark.parametrize("part", sorted(RULES))
+def test_part_imports_only_what_it_may(part: str) -> None:
+    code = BLOCKER.format(blocked=RULES[part], part=part)
+    done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_forbidden_import_is_caught() -> None:
+    """The blocker itself works: the TUI may not import under the engine's rule."""
+    code = BLOCKER.format(blocked=["textual"], part="reversi_tui.tui.app")
+    done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True)
+    assert done.returncode != 0 and "imported textual" in done.stderr
