@@ -19,14 +19,21 @@ from reversi_tui.players import LocalHuman, run_search
 
 
 class FakeComputer:
-    """Plays ``moves`` in order, then the first legal move; instantly unless ``gated``."""
+    """Plays ``moves`` in order, then the first legal move; instantly unless ``gated``;
+    raises ``error`` instead when one is given."""
 
     takes_local_input = False
 
     def __init__(
-        self, moves: Iterable[str] = (), *, gated: bool = False, level: str = "medium"
+        self,
+        moves: Iterable[str] = (),
+        *,
+        gated: bool = False,
+        level: str = "medium",
+        error: Exception | None = None,
     ) -> None:
         self.moves = [parse_square(m) for m in moves]
+        self.error = error  # raised instead of answering: a search that crashes
         self.level = level
         self.searches = 0
         self.seen: list[Ply] = []
@@ -51,6 +58,8 @@ class FakeComputer:
     async def play(self, request: MoveRequest) -> PlayResult:
         self.searches += 1
         self.started.set()
+        if self.error is not None:
+            raise self.error
         if self.gate.is_set():
             return PlayResult(self.choose(request.position))
         return await run_search(self._wait_for_gate, request.position)

@@ -54,6 +54,12 @@ class Result:
     winner: Color | None
     discs: Outcome
 
+    def __post_init__(self) -> None:
+        if self.termination is Termination.NORMAL and self.winner is not self.discs.winner:
+            raise ValueError("at a normal end the side with more discs wins")
+        if self.termination is not Termination.NORMAL and self.winner is None:
+            raise ValueError(f"a game lost by {self.termination.value} has a winner")
+
     @classmethod
     def from_board(cls, outcome: Outcome) -> Result:
         """A game played out to the end: the discs decide."""
@@ -179,13 +185,15 @@ class GameRecord:
             )
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise RecordError(f"not a game record: {error!r}") from None
-        outcome = record.game().outcome()
+        final = record.game().position
         result = record.result
-        if result is not None and result.termination is Termination.NORMAL:
-            if outcome != result.discs:
-                raise RecordError("the record's result does not match its final position")
-        elif result is None and outcome is not None:
-            raise RecordError("the record's game is over but it has no result")
+        if result is None:
+            if final.is_game_over:
+                raise RecordError("the record's game is over but it has no result")
+        elif result.discs != final.outcome():
+            raise RecordError("the record's result does not match its final position")
+        elif (result.termination is Termination.NORMAL) != final.is_game_over:
+            raise RecordError("a game ends normally exactly when neither side can move")
         return record
 
 

@@ -126,3 +126,72 @@ def test_game_from_position_that_must_pass_starts_with_pass() -> None:
     assert [p.move for p in game.plies] == [PASS]
     assert game.turn is Color.BLACK
     assert not game.can_undo
+
+
+# Game.from_moves: replaying records ---------------------------------------------------
+
+#: A finished game with one forced pass: white has no move after a8, black ends it with g2.
+PASS_GAME = ["f5", "d6", "c7", "f3", "d3", "c6", "b6", "c2", "b1", "b7", "a8", "pass", "g2"]
+
+
+def squares(names: list[str]) -> list[int]:
+    return [PASS if name == "pass" else parse_square(name) for name in names]
+
+
+def test_from_moves_replays_written_passes() -> None:
+    game = Game.from_moves(None, squares(PASS_GAME))
+    assert [square_name(m) for m in game.moves] == PASS_GAME
+    assert game.plies[11].is_pass and game.plies[11].color is Color.WHITE
+    assert game.is_over
+    played = Game()
+    play_all(played, [m for m in PASS_GAME if m != "pass"])
+    assert game.plies == played.plies
+
+
+def test_from_moves_implied_passes_give_identical_plies() -> None:
+    written = Game.from_moves(None, squares(PASS_GAME))
+    implied = Game.from_moves(None, squares([m for m in PASS_GAME if m != "pass"]))
+    assert implied.plies == written.plies
+    assert implied.position == written.position
+
+
+def test_from_moves_unforced_pass_names_the_ply() -> None:
+    with pytest.raises(IllegalMoveError, match=r"\bply 2\b"):
+        Game.from_moves(None, squares(["d3", "pass", "c3"]))
+    with pytest.raises(ValueError, match=r"\bply 1\b"):
+        Game.from_moves(None, [PASS])
+    # One forced pass may be written once, not twice.
+    with pytest.raises(IllegalMoveError, match=r"\bply 13\b"):
+        Game.from_moves(None, squares([*PASS_GAME[:12], "pass", "g2"]))
+
+
+def test_from_moves_illegal_square_names_the_ply() -> None:
+    with pytest.raises(IllegalMoveError, match=r"\bply 3\b"):
+        Game.from_moves(None, squares(["d3", "c3", "d4"]))  # d4 is taken
+    with pytest.raises(ValueError, match=r"\bply 1\b"):
+        Game.from_moves(None, squares(["a1"]))  # flips nothing
+    with pytest.raises(IllegalMoveError, match=r"\bply 10\b"):
+        Game.from_moves(None, squares([*WIPEOUT, "a1"]))  # the game is over
+
+
+def test_from_moves_forced_pass_at_the_start() -> None:
+    start = Position(black=1 << 0, white=1 << 1, turn=Color.WHITE)  # a1 black, b1 white
+    c1 = parse_square("c1")
+    written = Game.from_moves(start, [PASS, c1])
+    implied = Game.from_moves(start, [c1])
+    assert written.moves == implied.moves == [PASS, c1]
+    assert written.plies == implied.plies
+    assert written.plies[0].color is Color.WHITE and written.plies[1].color is Color.BLACK
+    assert written.position == Position(black=0b111, white=0, turn=Color.WHITE)
+    assert Game.from_moves(start, []).moves == [PASS]
+    with pytest.raises(IllegalMoveError, match=r"\bply 2\b"):
+        Game.from_moves(start, [PASS, PASS, c1])
+
+
+def test_outcome_is_none_until_the_end() -> None:
+    game = Game.from_moves(None, squares(WIPEOUT[:-1]))
+    assert not game.is_over
+    assert game.outcome() is None
+    game.play(parse_square(WIPEOUT[-1]))
+    assert game.outcome() == Outcome(13, 0)
+    assert Game.from_moves(None, squares(PASS_GAME)).outcome() == Outcome(16, 0)

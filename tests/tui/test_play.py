@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from reversi_tui.engine import PASS, Color, Position, parse_position, parse_square
-from reversi_tui.match import MatchState
+from reversi_tui.match import MatchSettings, MatchState, PlayerSpec
+from reversi_tui.match.sources import MoveSource
+from reversi_tui.tui.app import ReversiApp
 from reversi_tui.tui.screens.game_over import GameOverScreen
 from reversi_tui.tui.widgets.board import Board
 
-from ..fakes import FakeComputer
+from ..fakes import FakeComputer, fake_sources
 from .helpers import LAST_MOVE, PASS_FOLLOWS, cell_offset, make_app, settle, ui, wait_until
 
 
@@ -206,3 +208,36 @@ async def test_last_move_ends_the_game_with_the_result() -> None:
         details = app.screen.query_one("#details").render().plain
         assert "Black 34, White 30" in details
         assert parse_position(LAST_MOVE).turn is Color.BLACK
+
+
+async def test_a_search_that_crashes_is_reported_and_the_app_lives_on() -> None:
+    broken = FakeComputer(error=RuntimeError("evaluation table missing"))
+    app = make_app(white=broken)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: bool(app._notifications))
+        notice = next(iter(app._notifications))
+        assert notice.severity == "error" and "evaluation table missing" in notice.message
+        assert app.is_running and "Stopped by an error" in ui(app).status
+        broken.error = None  # undo restarts the turn loop, and the game goes on
+        await pilot.press("u")
+        assert ui(app).game.plies == ()
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert len(ui(app).game.plies) == 2
+
+
+async def test_new_game_gives_each_colour_its_own_seed_as_at_start() -> None:
+    seeds: list[tuple[str, int | None]] = []
+    inner = fake_sources()
+
+    def recording(spec: PlayerSpec, seed: int | None) -> MoveSource:
+        seeds.append((spec.choice, seed))
+        return inner(spec, seed)
+
+    settings = MatchSettings(PlayerSpec.human(), PlayerSpec.computer("easy"), seed=5)
+    app = ReversiApp(settings, make_source=recording, delay=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n", "y")
+        await settle(app, pilot)
+    assert seeds == [("human", 5), ("easy", 6)] * 2
