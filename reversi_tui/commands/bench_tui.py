@@ -23,6 +23,8 @@ import time
 
 #: No output for this long means the app has finished answering.
 QUIET = 0.25
+#: Seconds after a move until its highlight has faded (the board's FLASH_SECONDS, and some).
+FLASH_FADE = 1.0
 
 KEYS = [b"\x1b[C", b"\x1b[B", b"\x1b[D", b"\x1b[A"]
 
@@ -64,6 +66,10 @@ def measure(columns: int, rows: int, presses: int, thinking: bool) -> dict[str, 
         if thinking:
             os.write(fd, b"\r")  # play d3: the computer starts a long search
             _read_burst(fd, QUIET, 2.0)
+            # Let the move's highlight fade (0.8 s) before timing keys: its repaint landing
+            # inside a key's quiet window was counted as that key's latency (~250 ms).
+            time.sleep(FLASH_FADE)
+            _read_burst(fd, 0.05, 0.5)
         latencies: list[float] = []
         sizes: list[int] = []
         for i in range(presses):
