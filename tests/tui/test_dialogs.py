@@ -5,7 +5,8 @@ from __future__ import annotations
 from textual.widgets import Select
 
 from reversi_tui.engine import Color
-from reversi_tui.match import PlayerSpec
+from reversi_tui.match import MatchSettings, PlayerSpec
+from reversi_tui.tui.app import ReversiApp
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game_over import GameOverScreen
 from reversi_tui.tui.screens.help import HelpScreen
@@ -13,6 +14,7 @@ from reversi_tui.tui.screens.new_game import NewGameScreen
 from reversi_tui.tui.widgets.board import Board
 from reversi_tui.tui.widgets.too_small import TooSmall
 
+from ..fakes import fake_sources
 from .helpers import LAST_MOVE, make_app, settle, ui
 
 
@@ -126,3 +128,15 @@ async def test_quit_from_the_game_over_dialog_asks_first() -> None:
         await pilot.press("n")
         assert isinstance(app.screen, NewGameScreen)
         assert "ends the current game" not in app.screen.query_one("#new-game-note").render().plain
+
+
+async def test_a_computer_chosen_in_the_dialog_keeps_the_think_time_option() -> None:
+    settings = MatchSettings(PlayerSpec.human(), PlayerSpec.computer("medium", think_time=2.0))
+    app = ReversiApp(settings, make_source=fake_sources(), delay=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        app.screen.query_one("#black", Select).value = "easy"
+        app.screen.query_one("#white", Select).value = "human"
+        await pilot.press("y")
+        assert ui(app).match.settings.black == PlayerSpec.computer("easy", think_time=2.0)
+        assert ui(app).match.settings.white == PlayerSpec.human()

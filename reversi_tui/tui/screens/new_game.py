@@ -95,8 +95,11 @@ class NewGameScreen(ModalScreen[MatchSettings | None]):
         )
 
     def _player(self, selector: str, current: PlayerSpec) -> PlayerSpec:
+        """The chosen player; a computer keeps the clock ``--think-time`` gave either side."""
         choice: str = self.query_one(selector, Select).selection or "human"
-        return PlayerSpec.parse(choice, current.think_time)
+        c = self.current
+        clock = current.think_time or c.black.think_time or c.white.think_time
+        return PlayerSpec.parse(choice, clock)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
