@@ -38,6 +38,7 @@ class FakeComputer:
         self.searches = 0
         self.seen: list[Ply] = []
         self.started = threading.Event()
+        self.answered = threading.Event()  # a gated search returned its move
         self.gate = threading.Event()
         if not gated:
             self.gate.set()
@@ -53,6 +54,7 @@ class FakeComputer:
         while not self.gate.wait(0.005):
             if should_stop():
                 raise SearchCancelled
+        self.answered.set()
         return SearchResult(self.choose(position), 0.0, 1, 1, 0.0)
 
     async def play(self, request: MoveRequest) -> PlayResult:

@@ -89,6 +89,7 @@ class Match:
         *,
         game: Game | None = None,
         pace: float = 0.0,
+        reply_delay: float = 0.0,
         started: datetime | None = None,
     ) -> None:
         self.settings = settings
@@ -98,6 +99,9 @@ class Match:
         }
         #: Seconds between moves when nobody at this terminal plays (computer vs computer).
         self.pace = pace
+        #: Against a person here: the least seconds between their move and the computer's
+        #: reply, so they see their own move land first.
+        self.reply_delay = reply_delay
         self.started = started or datetime.now(UTC)
         self._listeners: list[Listener] = []
         self._token = 0
@@ -105,6 +109,8 @@ class Match:
         self._ask: asyncio.Future[PlayResult] | None = None
         self._paused = False
         self._resumed: asyncio.Event | None = None
+        self._held = False
+        self._released: asyncio.Event | None = None
         self._forfeit: Result | None = None
         self._closed = False
         self._announced_over = False
@@ -184,6 +190,9 @@ class Match:
         request too; changes made meanwhile through the methods below are safe.
         """
         self._resumed = asyncio.Event()
+        self._released = asyncio.Event()
+        if not self._held:
+            self._released.set()
         self._closed = False
         while not self.is_over and not self._closed:
             if self._paused:
@@ -192,14 +201,12 @@ class Match:
                 continue
             request = MoveRequest(self.game.position, self._token)
             source = self.to_move
-            if self.pace and not self.local_players:
-                ask = asyncio.ensure_future(self._after_pause(source, request))
-            else:
-                ask = asyncio.ensure_future(source.play(request))
+            ask = asyncio.ensure_future(self._ask_source(source, request))
             self._request, self._ask = request, ask
             self._emit(StateChanged(MatchState.AWAITING))
             try:
                 answer = await ask
+                await self._released.wait()  # a hold keeps a finished answer waiting
             except asyncio.CancelledError:
                 task = asyncio.current_task()
                 if task is not None and task.cancelling():
@@ -212,10 +219,24 @@ class Match:
         self._announce_over()
         return self.result
 
-    async def _after_pause(self, source: MoveSource, request: MoveRequest) -> PlayResult:
-        """Computer against computer: wait ``pace`` seconds so people can follow."""
-        await asyncio.sleep(self.pace)
-        return await source.play(request)
+    async def _ask_source(self, source: MoveSource, request: MoveRequest) -> PlayResult:
+        """Ask ``source``, at a pace people can follow when a computer moves.
+
+        Computer against computer waits ``pace`` seconds before each move; a
+        computer's reply to a person here takes at least ``reply_delay`` seconds.
+        """
+        if source.takes_local_input:
+            return await source.play(request)
+        if not self.local_players:
+            await asyncio.sleep(self.pace)
+            return await source.play(request)
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        answer = await source.play(request)
+        remaining = self.reply_delay - (loop.time() - start)
+        if remaining > 0:
+            await asyncio.sleep(remaining)
+        return answer
 
     def _apply(self, request: MoveRequest, answer: PlayResult) -> None:
         """Play an answer if it still belongs to the position on the board."""
@@ -269,14 +290,20 @@ class Match:
     def undo(self) -> list[Ply]:
         """Take back the last move; against the computer, its reply goes too.
 
-        With nobody here (computer against computer) the match pauses, so the
-        position can be looked at. Returns the plies taken back, oldest first.
+        With a person here, undo goes back to their last move and never takes
+        back only the computer's (its opening, say): with no move of theirs to
+        take back, nothing changes. With nobody here (computer against computer)
+        the match pauses, so the position can be looked at. Returns the plies
+        taken back, oldest first.
         """
         if self.is_over or not self.game.can_undo:
             return []
+        local = self.local_players
+        if local and not any(not p.is_pass and p.color in local for p in self.game.plies):
+            return []
         self._interrupt()
         taken = self.game.undo()
-        if self.local_players:
+        if local:
             while not self.to_move.takes_local_input and self.game.can_undo:
                 taken = self.game.undo() + taken
         else:
@@ -313,6 +340,24 @@ class Match:
             self._resumed.set()
         self._emit(StateChanged(self.state))
 
+    @property
+    def held(self) -> bool:
+        return self._held
+
+    def hold(self) -> None:
+        """Keep any answer from being played until ``release`` (a dialog is open).
+
+        Unlike ``pause``, a computer goes on searching; its move waits.
+        """
+        self._held = True
+        if self._released is not None:
+            self._released.clear()
+
+    def release(self) -> None:
+        self._held = False
+        if self._released is not None:
+            self._released.set()
+
     def resign(self, color: Color) -> Result:
         """``color`` gives up: the other side wins, with the discs as they are."""
         if self.is_over:
@@ -330,6 +375,7 @@ class Match:
         self._interrupt()
         if self._resumed is not None:
             self._resumed.set()
+        self.release()
 
 
 def play_out(match: Match) -> Result | None:

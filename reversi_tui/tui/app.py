@@ -8,14 +8,26 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator, Sequence
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
+from textual.filter import LineFilter
+from textual.screen import Screen
 
 from reversi_tui.engine import Game
 from reversi_tui.match import MatchSettings
 from reversi_tui.match.sources import SourceFactory
 from reversi_tui.players import make_source
+from reversi_tui.tui.ascii import (
+    ASCII_CLASS,
+    AsciiFilter,
+    ascii_key_display,
+    asciify_palette,
+    install_scrollbars,
+)
+from reversi_tui.tui.commands import GameCommands
 from reversi_tui.tui.screens.game import GameScreen
 from reversi_tui.tui.screens.help import HelpScreen
 from reversi_tui.tui.themes import BOARD_VARIABLES, DEFAULT_THEME, THEMES
@@ -31,7 +43,15 @@ class ReversiApp(App[int]):
     TITLE = "Reversi"
     HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (MIN_WIDTH, "-wide-enough")]
     VERTICAL_BREAKPOINTS = [(0, "-too-short"), (MIN_HEIGHT, "-tall-enough")]
-    BINDINGS = [Binding("question_mark", "help", "Help", key_display="?")]
+    #: One provider lists the game's commands and the system ones kept below, in order.
+    COMMANDS = {GameCommands}
+    BINDINGS = [
+        Binding("question_mark", "help", "Help", key_display="?"),
+        # Textual's Ctrl+Q exits at once and its Ctrl+C only says "press Ctrl+Q": both go
+        # through the game's quit rule instead (ask only while a game is in progress).
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        Binding("ctrl+c", "quit", "Quit", show=False, system=True),
+    ]
 
     def __init__(
         self,
@@ -41,12 +61,23 @@ class ReversiApp(App[int]):
         game: Game | None = None,
         glyphs: Glyphs = UNICODE,
         delay: float = 0.5,
+        reply_delay: float = 0.4,
         advisor: Advisor | None = None,
         theme: str = DEFAULT_THEME,
+        mouse: bool = True,
     ) -> None:
         """``game`` continues a game instead of starting from ``settings``' position;
-        ``delay`` paces computer against computer."""
+        ``delay`` paces computer against computer, ``reply_delay`` is the least time
+        the computer takes to answer a person here; ``mouse`` is False when the app runs
+        without the mouse (``--no-mouse``), so the help does not offer it."""
         super().__init__()
+        #: In ASCII mode (``glyphs.ascii_only``) every character on screen is ASCII.
+        self.ascii_filter: AsciiFilter | None = None
+        if glyphs.ascii_only:
+            self.add_class(ASCII_CLASS)
+            self.ascii_filter = AsciiFilter()
+            install_scrollbars()
+        self.mouse = mouse
         for t in THEMES:
             self.register_theme(t)
         self.theme = theme
@@ -57,16 +88,49 @@ class ReversiApp(App[int]):
             game=game,
             glyphs=glyphs,
             pace=delay,
+            reply_delay=reply_delay,
         )
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(BOARD_VARIABLES)
 
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, then in ASCII mode the one that keeps the screen ASCII."""
+        filters = super().get_line_filters()
+        return filters if self.ascii_filter is None else [*filters, self.ascii_filter]
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Keys as Textual shows them; in ASCII mode in words (``Enter``, not a symbol)."""
+        display = super().get_key_display(binding)
+        return display if self.ascii_filter is None else ascii_key_display(display)
+
+    def on_command_palette_opened(self, _: CommandPalette.Opened) -> None:
+        """In ASCII mode every palette (commands, themes) gets an ASCII prompt."""
+        if self.ascii_filter is not None and isinstance(self.screen, CommandPalette):
+            asciify_palette(self.screen)
+
     def get_default_screen(self) -> GameScreen:
         return self.game_screen
 
+    async def action_quit(self) -> None:
+        """Every way to quit (q, Ctrl+Q, Ctrl+C, the palette) asks the game screen first."""
+        if self.game_screen.is_attached:
+            self.game_screen.action_quit_game()
+        else:
+            self.exit(0)
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterator[SystemCommand]:
+        """Textual's palette entries that fit a game: Theme and Screenshot.
+
+        Its Quit exits at once (``GameCommands`` offers one that asks first); Keys and
+        Maximize squeeze or hide the board and say less than ``?`` does.
+        """
+        for command in super().get_system_commands(screen):
+            if command.title in ("Theme", "Screenshot"):
+                yield command
+
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(self.game_screen.glyphs, mouse=self.mouse))
 
 
 def run_app(settings: MatchSettings, args: argparse.Namespace) -> int:
@@ -77,6 +141,7 @@ def run_app(settings: MatchSettings, args: argparse.Namespace) -> int:
         glyphs=ASCII if args.ascii else UNICODE,
         delay=args.delay,
         theme=DEFAULT_THEME,
+        mouse=not args.no_mouse,
     )
     if theme not in app.available_themes:
         names = ", ".join(sorted(app.available_themes))
@@ -86,5 +151,5 @@ def run_app(settings: MatchSettings, args: argparse.Namespace) -> int:
     # The computer searches in a thread; handing the GIL over every millisecond instead of
     # every 5 keeps keys answered while it thinks, for a negligible cost to the search.
     sys.setswitchinterval(0.001)
-    result = app.run(mouse=not args.no_mouse)
+    result = app.run(mouse=app.mouse)
     return result if isinstance(result, int) else (app.return_code or 0)

@@ -459,3 +459,82 @@ def test_each_colour_gets_its_own_seed_in_every_match_from_the_same_settings() -
     made.clear()
     Match(MatchSettings(PlayerSpec.computer("easy"), PlayerSpec.computer("hard")), factory)
     assert [seed for _, seed in made] == [None, None]
+
+
+# Holding (a dialog is open), the reply delay, undo with nothing of yours -------------------
+
+
+async def test_a_hold_lets_the_search_finish_but_keeps_its_move_until_release() -> None:
+    black = FakeComputer(gated=True)
+    match = Match(COMPUTERS, fake_sources(black, FakeComputer(gated=True)))
+    log = EventLog(match)
+    match.hold()
+    task = asyncio.ensure_future(match.run())
+    await asyncio.to_thread(black.started.wait, 5)  # the search starts under the hold
+    black.gate.set()
+    await asyncio.to_thread(black.answered.wait, 5)  # and finishes
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert match.game.plies == () and log.played() == []
+    assert match.held and black.searches == 1
+
+    match.release()
+    await log.wait(lambda: len(match.game.plies) == 1)
+    assert match.game.plies[0].color is Color.BLACK
+    assert black.searches == 1  # the answer found under the hold was played, not searched again
+    assert await finish(match, task) is None
+
+
+async def test_a_hold_does_not_stop_a_close() -> None:
+    match = Match(COMPUTERS, fake_sources())
+    match.hold()
+    task = asyncio.ensure_future(match.run())
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert await finish(match, task) is None
+    assert match.game.plies == () and not match.held
+
+
+async def test_the_computer_reply_to_a_person_waits_at_least_the_reply_delay() -> None:
+    match = Match(HUMAN_VS_COMPUTER, fake_sources(None, FakeComputer()), reply_delay=0.2)
+    log = EventLog(match)
+    task = asyncio.ensure_future(match.run())
+    await log.wait(awaiting(match, Color.BLACK))
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    assert match.offer(D3) == ""
+    await log.wait(lambda: len(match.game.plies) == 2)
+    assert loop.time() - start >= 0.2  # the instant fake answer was held back
+    assert await finish(match, task) is None
+
+
+async def test_no_reply_delay_between_computers() -> None:
+    match = Match(COMPUTERS, fake_sources(), reply_delay=60)
+    log = EventLog(match)
+    task = asyncio.ensure_future(match.run())
+    await log.wait(lambda: match.is_over)  # would take hours with the delay
+    assert await asyncio.wait_for(task, 5) is not None
+
+
+async def test_undo_never_takes_back_only_the_computers_opening() -> None:
+    settings = MatchSettings(PlayerSpec.computer("easy"), PlayerSpec.human())
+    black = FakeComputer()
+    match = Match(settings, fake_sources(black, None))
+    log = EventLog(match)
+    task = asyncio.ensure_future(match.run())
+    await log.wait(awaiting(match, Color.WHITE))
+    opening = match.game.plies
+    assert len(opening) == 1
+    mark = len(log.events)
+    assert match.undo() == []
+    assert match.game.plies == opening and log.since(mark) == []
+    assert black.searches == 1
+
+    reply = match.game.position.legal_moves[0]
+    for _ in range(5):
+        await asyncio.sleep(0)  # let the person's request start
+    assert match.offer(reply) == ""
+    await log.wait(lambda: len(match.game.plies) == 3 and match.local_to_move)
+    taken = match.undo()  # the person's move and the computer's answer to it
+    assert len(taken) == 2 and match.game.plies == opening
+    assert await finish(match, task) is None

@@ -15,6 +15,7 @@ from textual.pilot import Pilot
 
 from reversi_tui.engine import Game, Position, parse_position, parse_square
 from reversi_tui.engine.ai.result import SearchResult
+from reversi_tui.engine.notation import parse_move_list
 from reversi_tui.match import MatchSettings, MatchState
 from reversi_tui.match.sources import MoveSource
 from reversi_tui.tui.app import ReversiApp
@@ -38,16 +39,25 @@ def make_app(
     white: MoveSource | None = None,
     *,
     start: str | None = None,
+    moves: str | None = None,
     **kwargs: object,
 ) -> ReversiApp:
-    """Humans where no source is given; new games get fresh stand-ins."""
+    """Humans where no source is given; new games get fresh stand-ins. ``start`` is a
+    position to start from, ``moves`` a move list (``f5d6...``) already played."""
     settings = MatchSettings(spec_of(black), spec_of(white))
     kwargs.setdefault("advisor", quick_advisor)
     kwargs.setdefault("delay", 0.0)
+    kwargs.setdefault("reply_delay", 0.0)
     return ReversiApp(
         settings,
         make_source=fake_sources(black, white),
-        game=Game(parse_position(start)) if start else None,
+        game=(
+            Game.from_moves(None, parse_move_list(moves))
+            if moves
+            else Game(parse_position(start))
+            if start
+            else None
+        ),
         **kwargs,  # type: ignore[arg-type]
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Select
 
-from reversi_tui.engine import Color
+from reversi_tui.engine import Color, parse_square
 from reversi_tui.match import MatchSettings, PlayerSpec
 from reversi_tui.tui.app import ReversiApp
 from reversi_tui.tui.screens.confirm import ConfirmScreen
@@ -115,15 +115,25 @@ async def test_too_small_terminal_then_resized_back() -> None:
         assert len(ui(app).game.plies) == 1
 
 
-async def test_quit_from_the_game_over_dialog_asks_first() -> None:
+async def test_quit_from_the_game_over_dialog_quits_at_once() -> None:
     app = make_app(start=LAST_MOVE)
     async with app.run_test(size=(80, 24)) as pilot:
+        ui(app).board.cursor = parse_square("b8")
         await pilot.press("enter")
         assert isinstance(app.screen, GameOverScreen)
-        await pilot.click("#quit")
-        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.click("#quit")  # a finished game loses nothing: no second question
+        await pilot.pause()
+        assert not any(isinstance(s, ConfirmScreen) for s in app.screen_stack)
+        assert app.return_value == 0
+
+
+async def test_new_game_after_the_game_over_dialog_needs_no_warning() -> None:
+    app = make_app(start=LAST_MOVE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        ui(app).board.cursor = parse_square("b8")
+        await pilot.press("enter")
+        assert isinstance(app.screen, GameOverScreen)
         await pilot.press("escape")
-        assert app.is_running and not isinstance(app.screen, ConfirmScreen)
         assert ui(app).reviewing
         await pilot.press("n")
         assert isinstance(app.screen, NewGameScreen)

@@ -65,9 +65,7 @@ async def test_cursor_keys_and_typed_coordinates() -> None:
         assert board.cursor == parse_square("e6")
         await pilot.press("5")  # ... and a digit right after makes it column h
         assert board.cursor == parse_square("h5")
-        await pilot.press("c")
-        column, _ = board._pending_column or (0, 0.0)
-        board._pending_column = (column, 0.0)  # typed long ago: the digit no longer counts
+        await pilot.press("c", "escape")  # Escape forgets the column: the digit no longer counts
         await pilot.press("2")
         assert board.cursor == parse_square("h5")
 
@@ -117,9 +115,16 @@ async def test_forced_pass_is_announced_and_listed() -> None:
         await pilot.click(Board, offset=cell_offset(ui(app).board, "a1"))
         assert ui(app).game.moves == [parse_square("a1"), PASS]
         assert "Black has no legal move and passes." in ui(app).status
-        assert any("passes" in n.message for n in app._notifications)
+        # No toast over the status line or the move list: the turn line lights up instead.
+        assert not app._notifications
+        turn = ui(app).sidebar.query_one("#turn")
+        assert turn.has_class("-alert")
+        assert "Black passed: White again" in turn.render().plain
         assert "pass" in ui(app).sidebar.query_one("#moves-text").render().plain
         assert ui(app).game.turn is Color.WHITE
+        await pilot.press("tab", "enter")  # White moves: the alert ends
+        await pilot.pause()
+        assert not turn.has_class("-alert")
 
 
 async def test_undo_takes_back_the_computers_reply_and_redo_replays_it() -> None:
@@ -159,7 +164,7 @@ async def test_computer_move_arrives_while_the_user_moves_the_cursor() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
         assert ui(app).thinking
-        await pilot.press("down", "down", "right", "enter")
+        await pilot.press("down", "down", "right", "right", "enter")  # f5: still legal after c3
         assert "Wait" in ui(app).status
         cursor = ui(app).board.cursor
         computer.gate.set()
@@ -200,11 +205,12 @@ async def test_computer_versus_computer_pauses_with_space() -> None:
 async def test_last_move_ends_the_game_with_the_result() -> None:
     app = make_app(start=LAST_MOVE)
     async with app.run_test(size=(80, 24)) as pilot:
+        ui(app).board.cursor = parse_square("b8")
         await pilot.press("enter")
         assert ui(app).game.is_over
         assert isinstance(app.screen, GameOverScreen)
         text = app.screen.query_one("#headline").render().plain
-        assert text == "Black wins!"
+        assert text == "Black wins 34-30!"
         details = app.screen.query_one("#details").render().plain
         assert "Black 34, White 30" in details
         assert parse_position(LAST_MOVE).turn is Color.BLACK

@@ -3,22 +3,25 @@
 The screen owns a ``Match`` and runs its turn loop in a Textual worker; it never
 decides who moves or how. A key or click becomes ``match.offer``; undo, redo,
 pause and new game are calls on the match; the match's events repaint the views
-from values (a ``BoardView``, counts, the move list). After the game ends,
-review walks an index over the finished record; the live game is never rewound.
+from values (a ``BoardView``, counts, the move list). While any dialog covers the
+screen the match is held: a computer may finish its search, but its move waits.
+After the game ends, review walks an index over the finished record (read-only;
+playing on from a shown move is an explicit, confirmed choice).
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from functools import partial
+from typing import TypeVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from reversi_tui.engine import Color, Game, Ply, Position, square_name
@@ -35,13 +38,30 @@ from reversi_tui.match import (
 )
 from reversi_tui.match.sources import SourceFactory
 from reversi_tui.tui.screens.confirm import ConfirmScreen
-from reversi_tui.tui.screens.game_over import Choice, GameOverScreen
+from reversi_tui.tui.screens.game_over import Choice, GameOverScreen, headline
 from reversi_tui.tui.screens.new_game import NewGameScreen
 from reversi_tui.tui.thinking import Advisor, SearchFinished, search_hint
 from reversi_tui.tui.widgets.board import Board, BoardView
 from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
+from reversi_tui.tui.widgets.footer import KeyFooter
 from reversi_tui.tui.widgets.sidebar import SIDEBAR_MIN_WIDTH, Sidebar
 from reversi_tui.tui.widgets.too_small import TooSmall
+
+#: Actions that only make sense while reviewing a finished game, and those that don't.
+_REVIEW_ACTIONS = frozenset({"review_step", "review_edge", "play_from_here"})
+_LIVE_ACTIONS = frozenset({"hint", "undo", "redo"})
+_R = TypeVar("_R")
+
+
+def hint_words(score: float, exact: bool, side: Color) -> str:
+    """What a hint's number means: ``about +2 discs for Black``, ``exact: Black wins by 12``."""
+    if exact:
+        margin = round(score)
+        if margin == 0:
+            return "exact: a draw with best play"
+        verb = "wins" if margin > 0 else "loses"
+        return f"exact: {side.title} {verb} by {abs(margin)} with best play"
+    return f"about {round(score):+d} discs for {side.title} at the end (estimated)"
 
 
 class GameScreen(Screen[None]):
@@ -51,11 +71,17 @@ class GameScreen(Screen[None]):
         Binding("i", "hint", "Hint"),
         Binding("u", "undo", "Undo"),
         Binding("U,shift+u,ctrl+r", "redo", "Redo", key_display="U"),
+        # In review the arrows walk the game instead of the cursor: priority over the board.
+        Binding("left,u", "review_step(-1)", "Back", priority=True),
+        Binding("right,U,shift+u", "review_step(1)", "Forward", priority=True),
+        Binding("home", "review_edge(-1)", "Start", priority=True),
+        Binding("end", "review_edge(1)", "End", priority=True),
+        Binding("p", "play_from_here", "Play on"),
         Binding("n", "new_game", "New"),
         Binding("q", "quit_game", "Quit"),
     ]
 
-    #: After a finished game: the number of plies shown (u and U walk it); None when live.
+    #: After a finished game: the number of plies shown; None when live.
     review: var[int | None] = var(None)
 
     def __init__(
@@ -67,22 +93,30 @@ class GameScreen(Screen[None]):
         game: Game | None = None,
         glyphs: Glyphs = UNICODE,
         pace: float = 0.5,
+        reply_delay: float = 0.0,
     ) -> None:
         super().__init__()
         self.make_source = make_source
         self.advisor = advisor
         self.glyphs = glyphs
         self.pace = pace
+        self.reply_delay = reply_delay
+        self._covered = False  # a dialog is open over this screen
         self.match = self._new_match(settings, game)
         self.status = ""
         #: Keep move highlights on instead of fading them (screenshots).
         self.hold_highlights = False
         self._hint_stop = threading.Event()
         self._hint_token = 0  # bumped on every change, so a late hint is dropped
+        self._passes: list[Color] = []  # who passed since the last move (the alert)
 
     def _new_match(self, settings: MatchSettings, game: Game | None = None) -> Match:
-        match = Match(settings, self.make_source, game=game, pace=self.pace)
+        match = Match(
+            settings, self.make_source, game=game, pace=self.pace, reply_delay=self.reply_delay
+        )
         match.subscribe(self._on_match_event)
+        if self._covered:
+            match.hold()
         return match
 
     # Composition -------------------------------------------------------------------
@@ -91,7 +125,7 @@ class GameScreen(Screen[None]):
             yield Board(self.glyphs, reserve_width=SIDEBAR_MIN_WIDTH, id="board")
             yield Sidebar(self.glyphs, id="sidebar")
         yield TooSmall(id="too-small")
-        yield _Footer()
+        yield KeyFooter()
 
     @property
     def board(self) -> Board:
@@ -122,9 +156,6 @@ class GameScreen(Screen[None]):
 
     def _start(self, *, greeting: bool = False) -> None:
         """Show the match and run its turn loop (a new worker replaces the old one)."""
-        legal = self.game.position.legal_moves
-        if legal:
-            self.board.cursor = legal[0]
         match = self.match
         labels = {c: match.sources[c].label for c in Color}
         locals_ = match.local_players
@@ -138,11 +169,38 @@ class GameScreen(Screen[None]):
             )
         else:
             text = "Press n to change players, ? for help."
+        self._passes = []
         self.set_status(text)
+        settings = match.settings
+        self.sidebar.set_handicap(settings.handicap, settings.handicap_colour)
         self._refresh_views()
+        self.refresh_bindings()
         self.run_worker(
             match.run(), name="match", group="match", exclusive=True, exit_on_error=False
         )
+
+    # Dialogs hold the match --------------------------------------------------------
+    def on_screen_suspend(self, event: events.ScreenSuspend) -> None:
+        """A dialog (or the palette) opened over the game: no move lands under it."""
+        self._covered = True
+        self.match.hold()
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        self._covered = False
+        self.match.release()
+
+    def _push_once(
+        self, screen: Screen[_R], callback: Callable[[_R | None], None] | None = None
+    ) -> bool:
+        """Open a dialog unless the same one is already open; True when opened."""
+        title = getattr(screen, "title_text", None)
+        if any(
+            type(s) is type(screen) and getattr(s, "title_text", None) == title
+            for s in self.app.screen_stack
+        ):
+            return False
+        self.app.push_screen(screen, callback)
+        return True
 
     # Views -------------------------------------------------------------------------
     def set_status(self, text: str) -> None:
@@ -152,15 +210,27 @@ class GameScreen(Screen[None]):
     def _turn_text(self) -> str:
         match = self.match
         game = self.game
-        if match.is_over:
-            return "Game over" + (" - reviewing" if self.reviewing else "")
+        dot = self.glyphs.dot
+        result = match.result
+        if result is not None:
+            return headline(result, self._you)
         color = game.turn
+        move = f"Move {game.move_number} {dot} "
+        if self._passes:
+            passer = self._passes[-1]
+            return f"{move}{passer.title} passed: {color.title} again"
         if match.thinking:
-            return f"Move {game.move_number} · {color.title} thinking…"
+            return f"{move}{color.title} thinking{self.glyphs.ellipsis}"
         if match.paused:
-            return f"Move {game.move_number} · paused"
+            return f"{move}paused"
         you = " (you)" if match.local_to_move and len(match.local_players) == 1 else ""
-        return f"Move {game.move_number} · {color.title} to play{you}"
+        return f"{move}{color.title} to play{you}"
+
+    @property
+    def _you(self) -> Color | None:
+        """The colour of the one person here playing the computer (None otherwise)."""
+        locals_ = self.match.local_players
+        return locals_[0] if len(locals_) == 1 else None
 
     def _shown_plies(self) -> tuple[Ply, ...]:
         plies = self.game.plies
@@ -170,7 +240,9 @@ class GameScreen(Screen[None]):
         plies = self._shown_plies()
         position = plies[-1].after if plies else self.game.start
         last = next((p.move for p in reversed(plies) if not p.is_pass), None)
-        markers = 0 if self.reviewing or self.match.is_over else position.legal_mask
+        match = self.match
+        playable = not self.reviewing and match.local_to_move and not match.paused
+        markers = position.legal_mask if playable else 0
         return BoardView(position, last, flash, markers, self.hold_highlights)
 
     def _refresh_views(self, *, flash: int = 0, moves_changed: bool = True) -> None:
@@ -182,11 +254,13 @@ class GameScreen(Screen[None]):
         labels = {c: self.match.sources[c].label for c in Color}
         self.sidebar.show(
             position,
-            self._shown_plies(),
+            self.game.plies,
             labels,
             self._turn_text(),
-            over=self.match.is_over,
+            over=self.match.is_over or self.reviewing,
             moves_changed=moves_changed,
+            current=self.review,
+            alert=bool(self._passes) and not self.match.is_over,
         )
 
     # Match events ------------------------------------------------------------------
@@ -196,15 +270,14 @@ class GameScreen(Screen[None]):
         if isinstance(event, Changed):
             self._on_changed(event)
         elif isinstance(event, Passed):
-            notice = f"{event.ply.color.title} has no legal move and passes."
-            self.notify(notice, title="Pass", timeout=4)
-            self.set_status(f"{self.status} {notice}".strip())
+            self._on_passed(event.ply)
         elif isinstance(event, StateChanged):
-            self._show_sidebar(self.board.view.position, moves_changed=False)
+            self._refresh_views(moves_changed=False)
         elif isinstance(event, GameOver):
             self._game_over(event.result)
 
     def _on_changed(self, event: Changed) -> None:
+        self._passes = []
         moves = [p for p in event.plies if not p.is_pass]
         names = " ".join(square_name(p.move) for p in moves)
         flash = 0
@@ -219,19 +292,40 @@ class GameScreen(Screen[None]):
             flash = _flash_mask(event.plies)
         self._refresh_views(flash=flash)
 
+    def _on_passed(self, ply: Ply) -> None:
+        """A forced pass: the turn line lights up and the status says it, once per pass.
+
+        No toast: at 80x24 one would cover the status line and the move list.
+        """
+        self._passes.append(ply.color)
+        passer = ply.color
+        if len(self._passes) > 1:
+            notice = f"{passer.title} has no legal move again and passes."
+        else:
+            notice = f"{passer.title} has no legal move and passes."
+        self.set_status(f"{self.status} {notice}".strip())
+        self._refresh_views(moves_changed=False)
+
     def _game_over(self, result: Result) -> None:
         self.set_status(f"Game over: {result.summary}.")
-        self.app.clear_notifications()  # a pass toast must not cover the result
-        self.app.push_screen(GameOverScreen(result.discs), self._after_game_over)
+        self._refresh_views(moves_changed=False)
+        self._push_once(GameOverScreen(result, self._you), self._after_game_over)
 
     def _after_game_over(self, choice: Choice | None) -> None:
-        self.review = len(self.game.plies)  # also where "New game" or "Quit" land if cancelled
-        self.set_status("Reviewing: u and U walk through the game, n starts a new game.")
-        self._refresh_views(moves_changed=False)
+        self._enter_review()
         if choice == "new":
             self.action_new_game()
         elif choice == "quit":
-            self._confirm_quit()
+            self.action_quit_game()
+
+    def _enter_review(self) -> None:
+        self.review = len(self.game.plies)
+        self.set_status(
+            "Reviewing: Left/Right step through the game, Home/End jump, "
+            "p plays on from the shown move, n starts a new game."
+        )
+        self._refresh_views()
+        self.refresh_bindings()
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
@@ -261,11 +355,23 @@ class GameScreen(Screen[None]):
                 self.match.run(), name="match", group="match", exclusive=True, exit_on_error=False
             )
 
+    # Keys that depend on the mode --------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Review keys only in review; hint, undo and redo only in a live game."""
+        if action in _REVIEW_ACTIONS:
+            return self.reviewing
+        if action in _LIVE_ACTIONS:
+            return not self.reviewing
+        return True
+
     # Board input -------------------------------------------------------------------
     def on_board_chosen(self, message: Board.Chosen) -> None:
         match = self.match
         if self.reviewing:
-            self.set_status("Reviewing: u and U walk through the game, n starts a new game.")
+            self.set_status(
+                "Reviewing is read-only: Left/Right step, p plays on from the shown move, "
+                "n starts a new game."
+            )
             return
         if not match.local_players:
             if message.key == "space":
@@ -290,24 +396,19 @@ class GameScreen(Screen[None]):
 
     # Actions -----------------------------------------------------------------------
     def action_undo(self) -> None:
-        if self.review is not None:
-            self._step_review(-1)
-            return
         if not self.match.undo():
             self.set_status("Nothing to undo.")
         self._ensure_running()
 
     def action_redo(self) -> None:
-        if self.review is not None:
-            self._step_review(1)
-            return
         if not self.match.redo():
             self.set_status("Nothing to redo.")
         self._ensure_running()
 
-    def _step_review(self, step: int) -> None:
+    def action_review_step(self, step: int) -> None:
         """Walk the finished game one move (and any pass after it) back or forward."""
-        assert self.review is not None
+        if self.review is None:
+            return
         plies = self.game.plies
         index = self.review
         if step < 0:
@@ -318,27 +419,79 @@ class GameScreen(Screen[None]):
             index = min(index + 1, len(plies))
             while index < len(plies) and plies[index].is_pass:
                 index += 1
+        self._show_review(index, flash=step > 0)
+
+    def action_review_edge(self, end: int) -> None:
+        """Home: the start position; End: the final position."""
+        if self.review is None:
+            return
+        self._show_review(len(self.game.plies) if end > 0 else 0, flash=False)
+
+    def _show_review(self, index: int, *, flash: bool) -> None:
+        assert self.review is not None
+        plies = self.game.plies
         if index == self.review:
-            self.set_status("At the start of the game." if step < 0 else "At the end of the game.")
+            at = "start" if index == 0 else "end"
+            self.set_status(f"At the {at} of the game.")
             return
         changed = plies[min(index, self.review) : max(index, self.review)]
         self.review = index
-        moves = " ".join(square_name(p.move) for p in changed if not p.is_pass)
-        word = "Back before" if step < 0 else "Forward to"
-        self.set_status(f"Reviewing: {word} {moves} (move {index} of {len(plies)}).")
-        self._refresh_views(flash=_flash_mask(changed) if step > 0 else 0)
+        shown = sum(1 for p in plies[:index] if not p.is_pass)
+        total = sum(1 for p in plies if not p.is_pass)
+        if index == 0:
+            self.set_status(f"The start position (0 of {total} moves).")
+        else:
+            last = next(p for p in reversed(plies[:index]) if not p.is_pass)
+            self.set_status(
+                f"Move {shown} of {total}: {last.color.title} {square_name(last.move)}."
+            )
+        self._refresh_views(flash=_flash_mask(changed) if flash else 0)
+
+    def action_play_from_here(self) -> None:
+        """Leave review and play on from the shown position, after a confirmation."""
+        if self.review is None:
+            return
+        plies = self.game.plies
+        cut = self.review
+        if cut >= len(plies):
+            self.set_status("This is the end of the game: step back (Left) to play on from there.")
+            return
+        dropped = sum(1 for p in plies[cut:] if not p.is_pass)
+        shown = sum(1 for p in plies[:cut] if not p.is_pass)
+        question = (
+            f"Play on from move {shown + 1} with the same players? The finished game's "
+            f"last {dropped} move{'s' * (dropped != 1)} will be dropped from the board."
+        )
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self._play_from(cut)
+
+        self._push_once(
+            ConfirmScreen("Play from here?", question, "Play on", "Keep reviewing"), answer
+        )
+
+    def _play_from(self, cut: int) -> None:
+        game = self.game
+        branch = Game.from_moves(game.start, [p.move for p in game.plies[:cut]])
+        self._stop()
+        self.match = self._new_match(self.match.settings, branch)
+        self.review = None
+        self._start()
+        self.set_status(f"Playing on from move {branch.move_number}.")
 
     def action_hint(self) -> None:
         match = self.match
         if match.is_over:
             self.set_status("The game is over: no hint needed.")
             return
-        if not match.local_to_move:
-            self.set_status("Hints are for a human's move; wait for your turn.")
+        if match.local_players and not match.local_to_move:
+            self.set_status("Hints are for your move: wait until it is your turn.")
             return
         self._hint_stop.set()
         self._hint_stop = threading.Event()
-        self.set_status("Looking for a hint…")
+        who = "" if match.local_to_move else f" for {self.game.turn.title}"
+        self.set_status(f"Looking for a hint{who}{self.glyphs.ellipsis}")
         job = partial(
             search_hint,
             self.post_message,
@@ -353,16 +506,17 @@ class GameScreen(Screen[None]):
         if message.token != self._hint_token or message.position != self.game.position:
             return  # the game moved on while the hint was searched
         result = message.result
-        kind = "exact" if result.exact else "estimated"
-        self.board.cursor = result.move
-        self.set_status(
-            f"Hint: {square_name(result.move)}, evaluation {result.score:+.1f} "
-            f"for {message.position.turn.title} ({kind}). Enter plays it."
-        )
+        side = message.position.turn
+        words = hint_words(result.score, result.exact, side)
+        if self.match.local_to_move:
+            self.board.cursor = result.move
+            self.set_status(f"Hint: {square_name(result.move)}, {words}. Enter plays it.")
+        else:
+            self.set_status(f"Hint for {side.title}: {square_name(result.move)}, {words}.")
 
     def action_new_game(self) -> None:
         in_progress = self.match.in_progress
-        self.app.push_screen(
+        self._push_once(
             NewGameScreen(self.match.settings, in_progress=in_progress), self._start_new_game
         )
 
@@ -379,6 +533,7 @@ class GameScreen(Screen[None]):
         self._start()
 
     def action_quit_game(self) -> None:
+        """The one quit rule: ask only while a game is in progress."""
         if self.match.in_progress:
             self._confirm_quit()
         else:
@@ -389,7 +544,7 @@ class GameScreen(Screen[None]):
             if yes:
                 self._quit()
 
-        self.app.push_screen(
+        self._push_once(
             ConfirmScreen(
                 "Quit?", "Leave Reversi? This game will be lost.", "Quit", "Keep playing"
             ),
@@ -414,16 +569,3 @@ def _flash_mask(plies: tuple[Ply, ...]) -> int:
         if not ply.is_pass:
             mask |= ply.flipped | 1 << ply.move
     return mask
-
-
-class _Footer(Footer):
-    """Textual's Footer, composed as soon as the bindings are known, not a frame later.
-
-    The stock footer waits for a refresh before it recomposes, which left the bottom
-    line blank for about 0.1 s after the board appeared at start-up.
-    """
-
-    def bindings_changed(self, screen: Screen[object]) -> None:
-        self._bindings_ready = True
-        if self.app.app_focus and self.is_attached and screen is self.screen:
-            self.call_later(self.recompose)

@@ -1,29 +1,60 @@
-"""Every key, and the rules in brief; ``?`` or Esc closes it."""
+"""Every key, what each mark on the board means, and the rules in brief; ``?`` or Esc closes it.
+
+The legend draws each mark with the glyphs the board uses (Unicode or ASCII) and
+with the board's own colours: the ``Legend`` widget borrows the board's component
+class names and theme variables, so a theme change recolours both alike.
+"""
 
 from __future__ import annotations
 
+from rich.console import Group, RenderableType
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Static
 
+from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
+from reversi_tui.tui.widgets.footer import KeyFooter
+
+#: The keys during a game: (keys, what they do).
 KEYS: tuple[tuple[str, str], ...] = (
-    ("arrows  h j k l", "move the cursor"),
-    ("Enter  Space", "play at the cursor (Space pauses computer vs computer)"),
+    ("arrows  h j k l", "move the cursor (it stops at the board's edges)"),
+    ("Enter  Space", "play at the cursor"),
     ("Tab  Shift+Tab", "next / previous legal move"),
-    ("a-h then 1-8", "jump to a square, e.g. d 3"),
+    ("a-h then 1-8", "jump to a square: d then 3 (shows d_; Esc cancels)"),
     ("i", "hint: the hard level's move and evaluation"),
     ("u", "undo (takes back the computer's reply too)"),
     ("U  Ctrl+R", "redo"),
+    ("Space", "computer against computer: pause / resume"),
     ("n", "new game: players, levels, handicap"),
-    ("q", "quit (asks while a game is in progress)"),
-    ("y  n  Esc", "confirm / cancel in dialogs (Enter: the focused button)"),
-    ("Ctrl+P", "command palette: themes and more"),
+    ("q  Ctrl+Q", "quit (asks while a game is in progress)"),
+    ("y  n  Esc", "confirm / cancel a dialog; Enter: the focused button"),
+    ("Ctrl+P", "command palette: the game's actions and themes"),
     ("?", "this help"),
-    ("mouse", "click a legal square to play; hover previews the flips"),
+)
+
+#: The keys in review, once a game is over.
+REVIEW_KEYS: tuple[tuple[str, str], ...] = (
+    ("Left Right  u U", "step back / forward through the finished game"),
+    ("Home  End", "jump to the start / the end"),
+    ("p", "play on from the position shown (asks first)"),
+)
+
+MOUSE_KEYS: tuple[tuple[str, str], ...] = (
+    ("mouse", "click a legal square to play; hover previews flips"),
+)
+
+#: Notes on the screen as a whole; the mouse is only mentioned when it is on.
+NOTES = (
+    "The flip preview follows the cursor when it stands on a legal square.",
+    "Any dialog (this help too) pauses a computer-against-computer game.",
+    "ASCII is chosen automatically when the terminal's locale is not UTF-8; "
+    "--ascii forces it and --unicode forces Unicode.",
 )
 
 RULES = (
@@ -35,14 +66,131 @@ RULES = (
     "winner in the final score."
 )
 
+#: One piece of a legend sample: its text and the board styles layered on it.
+Piece = tuple[str, tuple[str, ...]]
 
-def help_text() -> Table:
+
+def key_table(rows: tuple[tuple[str, str], ...]) -> Table:
+    """Keys in a bold column beside what they do."""
     table = Table.grid(padding=(0, 2))
-    table.add_column(style="bold", no_wrap=True)
+    table.add_column(style="bold", no_wrap=True, min_width=15)
     table.add_column()
-    for key, what in KEYS:
+    for key, what in rows:
         table.add_row(key, what)
     return table
+
+
+def help_keys(*, mouse: bool) -> tuple[tuple[str, str], ...]:
+    """The main key table; the mouse row only when the mouse is on."""
+    return KEYS + (MOUSE_KEYS if mouse else ())
+
+
+def help_notes(*, mouse: bool) -> tuple[str, ...]:
+    """The notes under the legend; with the mouse, the preview follows the pointer too."""
+    if not mouse:
+        return NOTES
+    first = NOTES[0].removesuffix(".") + ", and the mouse pointer over one."
+    return (first, *NOTES[1:])
+
+
+def legend_samples(glyphs: Glyphs) -> tuple[tuple[tuple[Piece, ...], str], ...]:
+    """Each mark as a small cell drawn like the board draws it, with what it means.
+
+    A sample is the cell's interior between two grid lines, as on a board with
+    one-row cells (80x24); each piece names the board styles laid on it, as the
+    board layers them (``grid``, ``cell``, then the mark's own).
+    """
+    bar = glyphs.grid[2]
+    last_bar = glyphs.last[2]
+    side: Piece = (bar, ("grid",))
+
+    def cell(text: str, *styles: str) -> tuple[Piece, ...]:
+        return side, (text, styles), side
+
+    left, right = glyphs.cursor
+    cursor = (
+        side,
+        (left, ("grid", "cursor-cell", "cursor")),
+        (glyphs.empty, ("grid", "cursor-cell")),
+        (right, ("grid", "cursor-cell", "cursor")),
+        side,
+    )
+    cursor_text = "the cursor"
+    if glyphs.cursor_top[0]:
+        corners = " ".join((*glyphs.cursor_top, *glyphs.cursor_bottom))
+        cursor_text += f" (corners {corners} on a big board)"
+    last = (
+        (last_bar, ("grid", "last")),
+        (f" {glyphs.black} ", ("cell", "black")),
+        (last_bar, ("grid", "last")),
+    )
+    samples: list[tuple[tuple[Piece, ...], str]] = [
+        (cell(f" {glyphs.black} ", "cell", "black"), "a black disc"),
+        (cell(f" {glyphs.white} ", "cell", "white"), "a white disc"),
+        (cell(f" {glyphs.legal} ", "cell", "legal"), "a legal move for the side to move"),
+        (cursor, cursor_text),
+        (last, "the last move played (its frame)"),
+        (
+            cell(f" {glyphs.preview_black} ", "cell", "preview", "black"),
+            "flip preview: this disc would turn black",
+        ),
+        (
+            cell(f" {glyphs.preview_white} ", "cell", "preview", "white"),
+            "flip preview: this disc would turn white",
+        ),
+    ]
+    if glyphs.empty.strip():
+        samples.append((cell(f" {glyphs.empty} ", "grid"), "an empty square"))
+    return tuple(samples)
+
+
+class Legend(Widget):
+    """The board's marks, each drawn with the board's glyphs and colours."""
+
+    #: The board's component classes and colours (``Board`` in widgets/board.py); a test
+    #: checks that the two resolve to the same styles.
+    COMPONENT_CLASSES = {
+        "board--grid",
+        "board--cell",
+        "board--black",
+        "board--white",
+        "board--legal",
+        "board--cursor",
+        "board--cursor-cell",
+        "board--last",
+        "board--preview",
+    }
+    DEFAULT_CSS = """
+    Legend { height: auto; }
+    Legend > .board--grid { color: $board-grid; background: $board-felt; }
+    Legend > .board--cell { background: $board-felt; }
+    Legend > .board--black { color: $disc-black; }
+    Legend > .board--white { color: $disc-white; }
+    Legend > .board--legal { color: $board-legal; text-style: bold; }
+    Legend > .board--cursor { color: $board-cursor; text-style: bold; }
+    Legend > .board--cursor-cell { background: $board-cursor-cell; }
+    Legend > .board--last { color: $board-last; }
+    Legend > .board--preview { background: $board-preview; }
+    """
+
+    def __init__(self, glyphs: Glyphs, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.glyphs = glyphs
+
+    def _style(self, names: tuple[str, ...]) -> Style:
+        style = Style()
+        for name in names:
+            style += self.get_component_rich_style(f"board--{name}", partial=True)
+        return style
+
+    def render(self) -> RenderableType:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(no_wrap=True, min_width=15)
+        table.add_column()
+        for pieces, meaning in legend_samples(self.glyphs):
+            sample = Text.assemble(*((text, self._style(names)) for text, names in pieces))
+            table.add_row(sample, meaning)
+        return table
 
 
 class HelpScreen(ModalScreen[None]):
@@ -51,7 +199,7 @@ class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; background: $background 60%; }
     HelpScreen > VerticalScroll {
-        width: 76;
+        width: 78;
         max-width: 100%;
         height: auto;
         max-height: 100%;
@@ -61,16 +209,38 @@ class HelpScreen(ModalScreen[None]):
         background: $surface;
         padding: 0 1;
     }
-    HelpScreen #rules { margin-top: 1; }
+    HelpScreen.-ascii > VerticalScroll { border: ascii $primary; }
+    HelpScreen .heading { text-style: bold; color: $accent; margin-top: 1; }
+    HelpScreen #notes { margin-top: 1; }
     """
     BINDINGS = [Binding("question_mark,escape,q", "close", "Close help")]
 
+    def __init__(self, glyphs: Glyphs = UNICODE, *, mouse: bool = True) -> None:
+        """``glyphs`` are the board's; ``mouse`` says whether the app listens to the mouse."""
+        super().__init__()
+        self.glyphs = glyphs
+        self.mouse = mouse
+        if glyphs.ascii_only:
+            self.add_class("-ascii")
+
     def compose(self) -> ComposeResult:
+        mouse = self.mouse
         with VerticalScroll() as scroll:
-            scroll.border_title = "Reversi - keys"
-            scroll.border_subtitle = "? or Esc closes"
-            yield Static(help_text(), id="keys")
-            yield Static(Text.assemble(("Rules  ", "bold"), RULES), id="rules")
+            scroll.border_title = "Reversi - help"
+            scroll.border_subtitle = "Up/Down scroll - ? or Esc closes"
+            yield Static(key_table(help_keys(mouse=mouse)), id="keys")
+            yield Static("In review, after a game", classes="heading")
+            yield Static(key_table(REVIEW_KEYS), id="review-keys")
+            yield Static("On the board", classes="heading")
+            yield Legend(self.glyphs, id="legend")
+            yield Static(_notes(help_notes(mouse=mouse)), id="notes")
+            yield Static("Rules", classes="heading")
+            yield Static(RULES, id="rules")
+        yield KeyFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def _notes(notes: tuple[str, ...]) -> Group:
+    return Group(*(Text(note) for note in notes))

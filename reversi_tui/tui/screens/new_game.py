@@ -13,16 +13,25 @@ from textual.widgets import Button, Label, Select, Static
 from reversi_tui.engine import Color
 from reversi_tui.match import LEVEL_NAMES, MatchSettings, PlayerSpec
 from reversi_tui.tui.screens.confirm import DIALOG_CSS
+from reversi_tui.tui.widgets.footer import KeyFooter
 
 PLAYER_OPTIONS = (("Human", "human"), *((f"Computer - {level}", level) for level in LEVEL_NAMES))
+HANDICAP_OPTIONS = (("none", 0), *((f"{n} corner{'s' * (n > 1)}", n) for n in range(1, 5)))
 
 
-def _player_select(value: str, id: str) -> Select[str]:
-    return Select(PLAYER_OPTIONS, value=value, allow_blank=False, compact=True, id=id)
+def _select(options: tuple[tuple[str, object], ...], value: object, id: str) -> Select[object]:
+    return Select(options, value=value, allow_blank=False, compact=True, id=id)
 
 
 class NewGameScreen(ModalScreen[MatchSettings | None]):
-    """A confirmation dialog with the new game's settings; Cancel is focused first."""
+    """A confirmation dialog with the new game's settings.
+
+    The fields start from the current settings, the handicap included. While a
+    game is in progress, Cancel has the focus (a stray Enter keeps the game);
+    otherwise Start has it. Focus shows in every colour depth: the focused field
+    is drawn in reverse video, as Textual draws a focused button, and an open
+    list is framed so its options don't read as the rows below it.
+    """
 
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="NewGameScreen", width=52)
@@ -37,9 +46,28 @@ class NewGameScreen(ModalScreen[MatchSettings | None]):
         margin-top: 1;
     }
     NewGameScreen Select { width: 26; }
+    NewGameScreen Select:focus > SelectCurrent { background: $foreground; }
+    NewGameScreen Select:focus > SelectCurrent > Static#label,
+    NewGameScreen Select:focus > SelectCurrent > .arrow {
+        color: $surface;
+        text-style: bold;
+    }
+    NewGameScreen Select:ansi:focus > SelectCurrent { background: ansi_default; }
+    NewGameScreen Select:ansi:focus > SelectCurrent > Static#label,
+    NewGameScreen Select:ansi:focus > SelectCurrent > .arrow {
+        color: ansi_default;
+        text-style: bold reverse;
+    }
+    NewGameScreen Select:disabled > SelectCurrent { text-style: dim; }
+    NewGameScreen Select.-textual-compact > SelectOverlay.-textual-compact {
+        border: round $accent !important;
+    }
+    App.-ascii NewGameScreen Select.-textual-compact > SelectOverlay.-textual-compact {
+        border: ascii $accent !important;
+    }
     """
     )
-    AUTO_FOCUS = "#no"
+    AUTO_FOCUS = ".first-focus"
     BINDINGS = [
         Binding("y", "start", "Start"),
         Binding("n,escape", "cancel", "Cancel"),
@@ -57,49 +85,53 @@ class NewGameScreen(ModalScreen[MatchSettings | None]):
             yield Static("New game", classes="dialog-title")
             with Grid():
                 yield Label("Black (first)")
-                yield _player_select(c.black.choice, "black")
+                yield _select(PLAYER_OPTIONS, c.black.choice, "black")
                 yield Label("White")
-                yield _player_select(c.white.choice, "white")
+                yield _select(PLAYER_OPTIONS, c.white.choice, "white")
                 yield Label("Handicap")
-                yield Select(
-                    [("none", 0), *((f"{n} corner{'s' * (n > 1)}", n) for n in range(1, 5))],
-                    value=c.handicap,
-                    allow_blank=False,
-                    compact=True,
-                    id="handicap",
-                )
+                yield _select(HANDICAP_OPTIONS, c.handicap, "handicap")
                 yield Label("Handicap for")
-                yield Select(
-                    [("Black", Color.BLACK), ("White", Color.WHITE)],
-                    value=c.handicap_colour,
-                    allow_blank=False,
-                    compact=True,
-                    id="handicap-colour",
+                colour = _select(
+                    (("Black", Color.BLACK), ("White", Color.WHITE)),
+                    c.handicap_colour,
+                    "handicap-colour",
                 )
+                colour.disabled = not c.handicap
+                yield colour
             warning = "This ends the current game. " if self.in_progress else ""
             yield Static(
                 f"{warning}Tab moves between fields.", classes="dialog-text", id="new-game-note"
             )
+            # The button Enter presses at once: Cancel while there is a game to lose.
+            start, cancel = ("", "first-focus") if self.in_progress else ("first-focus", "")
             with Horizontal(classes="buttons"):
-                yield Button("Start (y)", id="yes", variant="warning")
-                yield Button("Cancel (n)", id="no", variant="primary")
+                yield Button("Start (y)", id="yes", variant="warning", classes=start)
+                yield Button("Cancel (n)", id="no", variant="primary", classes=cancel)
+        yield KeyFooter()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """ "Handicap for" means something only with a handicap."""
+        if event.select.id == "handicap":
+            self.query_one("#handicap-colour", Select).disabled = not event.value
 
     def settings(self) -> MatchSettings:
         c = self.current
+        handicap = self.query_one("#handicap", Select).selection
+        colour = self.query_one("#handicap-colour", Select).selection
         return replace(
             c,
             black=self._player("#black", c.black),
             white=self._player("#white", c.white),
-            handicap=self.query_one("#handicap", Select).selection or 0,
-            handicap_colour=self.query_one("#handicap-colour", Select).selection or Color.BLACK,
+            handicap=handicap if isinstance(handicap, int) else 0,
+            handicap_colour=colour if isinstance(colour, Color) else Color.BLACK,
         )
 
     def _player(self, selector: str, current: PlayerSpec) -> PlayerSpec:
         """The chosen player; a computer keeps the clock ``--think-time`` gave either side."""
-        choice: str = self.query_one(selector, Select).selection or "human"
+        choice = self.query_one(selector, Select).selection
         c = self.current
         clock = current.think_time or c.black.think_time or c.white.think_time
-        return PlayerSpec.parse(choice, clock)
+        return PlayerSpec.parse(choice if isinstance(choice, str) else "human", clock)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -5,18 +5,22 @@ fast over SSH: moving the cursor repaints two small cell frames (a few hundred
 bytes), not the whole board. The widget never sees the live game: the screen
 sets ``view`` (position, last move, highlighted discs, markers) after each
 change, so review and analysis can show any ply without touching the game. The
-widget itself only remembers the cursor, the hover preview and the timer that
-ends a highlight.
+widget itself only remembers the cursor (with the flip preview of a legal move
+under it), a typed column waiting for its row, and the timer that ends a highlight.
+
+``markers == 0`` means nobody at this terminal may play now (the computer is
+thinking, computer versus computer, review): then there is no flip preview, Tab
+finds nothing and a new view leaves the cursor where it is.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
+from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -41,14 +45,15 @@ from reversi_tui.tui.widgets.board_art import (
     join_char,
 )
 
-#: Seconds a typed column letter waits for its row digit (``d`` then ``3``).
-COORDINATE_TIMEOUT = 1.0
 #: Seconds the discs a move placed and flipped stay highlighted.
 FLASH_SECONDS = 0.8
 #: Component styles only ever layered over a complete one (so they must not carry its background).
 _OVERLAYS = frozenset(
     {"black", "white", "legal", "cursor", "cursor-cell", "last", "flash", "preview"}
 )
+#: A typed column waiting for its row: ``d_`` in the corner, its letter in reverse video.
+_PENDING_CORNER = Style(bold=True)
+_PENDING_LETTER = Style(bold=True, reverse=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +65,7 @@ class BoardView:
     last_move: int | None = None
     #: Discs the latest change placed or flipped, highlighted for a moment.
     flash: int = 0
-    #: Squares to mark as legal moves (0 to show none).
+    #: Squares to mark as legal moves: 0 when nobody at this terminal may play now.
     markers: int = 0
     #: Keep ``flash`` on instead of fading it (reproducible screenshots).
     hold: bool = False
@@ -79,6 +84,7 @@ class Board(Widget, can_focus=True):
         Binding("space", "choose('space')", "Play", show=False),
         Binding("tab", "next_legal(1)", "Next"),
         Binding("shift+tab", "next_legal(-1)", "Previous", show=False),
+        Binding("escape", "cancel_column", "Cancel column", show=False),
         *(Binding(c, f"column('{c}')", show=False) for c in COLUMNS[:7]),
         *(Binding(str(d), f"row({d})", show=False) for d in range(1, 9)),
     ]
@@ -136,11 +142,11 @@ class Board(Widget, can_focus=True):
         super().__init__(id=id)
         self.reserve_width = reserve_width
         self.glyphs = glyphs
-        self._preview = 0  # discs the hovered move would flip
-        self._hover: int | None = None
+        self._preview = 0  # discs a move at the cursor would flip (only while markers show)
+        self._hover: int | None = None  # the square under the mouse pointer
         self._flash = 0  # discs placed/flipped by the latest move, highlighted briefly
         self._flash_timer: Timer | None = None
-        self._pending_column: tuple[int, float] | None = None
+        self._pending_column: int | None = None  # a typed column waiting for its row digit
         self._rich_styles: dict[str, Style] = {}
         self._geometry: tuple[tuple[int, int], Geometry] | None = None
         self._last_sq = -1  # per-paint caches, set at the top of render_line
@@ -148,24 +154,27 @@ class Board(Widget, can_focus=True):
 
     # Model changes -----------------------------------------------------------------
     def watch_view(self, view: BoardView) -> None:
-        """A new position to show: restart the highlight, redo the preview, repaint."""
+        """A new position to show: restart the highlight, place the cursor, redo the preview.
+
+        When someone here is to move and the cursor stands on a taken or illegal
+        square, it goes to the nearest legal move.
+        """
         if self._flash_timer is not None:
             self._flash_timer.stop()
             self._flash_timer = None
         self._flash = view.flash
         if view.flash and not view.hold:
             self._flash_timer = self.set_timer(FLASH_SECONDS, self._end_flash)
-        self._preview = 0
-        if self._hover is not None:
-            self._update_preview(self._hover)
+        if view.markers and not view.markers >> self.cursor & 1:
+            self.cursor = nearest_square(view.markers, self.cursor)
+        self._preview = self._flips_at(self.cursor)
         self.refresh()
 
     def _end_flash(self) -> None:
         self._flash_timer = None
         if self._flash:
-            regions = [self._cell_region(sq) for sq in squares(self._flash)]
-            self._flash = 0
-            self.refresh(*regions)
+            flash, self._flash = self._flash, 0
+            self._refresh_cells(flash)
 
     def on_show(self) -> None:
         """Take the focus back when a too-small terminal grows and the board reappears."""
@@ -191,37 +200,81 @@ class Board(Widget, can_focus=True):
         cell_h = fit(container.width - self.reserve_width, container.height).cell_h
         return board_size(cell_h)[0]
 
-    def _cell_region(self, sq: int) -> Region:
-        """The interior of a square: all a cursor move or a highlight repaints."""
+    def _refresh_cells(self, mask: int) -> None:
+        """Repaint the interiors of the squares in ``mask``: all a cursor move or a highlight needs.
+
+        Squares in one row become one region from the first to the last: Textual
+        sends each region of a line from the widget's left edge, so two regions on
+        one line would send its start twice, and one wider region costs nothing more.
+        """
         geo = self.geometry
-        x, y = geo.cell_origin(sq)
-        return Region(x, y, geo.cell_w, geo.cell_h)
+        regions = []
+        for row in range(8):
+            cols = mask >> row * 8 & 0xFF
+            if cols:
+                first, last = (cols & -cols).bit_length() - 1, cols.bit_length() - 1
+                x, y = geo.cell_origin(row * 8 + first)
+                regions.append(Region(x, y, (last - first) * geo.pitch_x + geo.cell_w, geo.cell_h))
+        self.refresh(*regions)
+
+    def _label_region(self) -> Region:
+        """The column letters above the board, where a typed column shows."""
+        return Region(0, self.geometry.top - 1, self.size.width, 1)
 
     # Cursor ------------------------------------------------------------------------
     def watch_cursor(self, old: int, new: int) -> None:
-        self.refresh(self._cell_region(old), self._cell_region(new))
+        """Repaint the two cells, and the discs whose flip preview came or went."""
+        preview = self._flips_at(new)
+        changed, self._preview = preview ^ self._preview, preview
+        self._refresh_cells(1 << old | 1 << new | changed)
+
+    def _flips_at(self, sq: int) -> int:
+        """The discs a move at ``sq`` would flip, when it is a marked legal move (else 0)."""
+        view = self.view
+        return view.position.flips(sq) if view.markers >> sq & 1 else 0
+
+    @property
+    def pending_column(self) -> int | None:
+        """The column (0 for a) typed and waiting for its row digit, if any."""
+        return self._pending_column
+
+    def _set_pending(self, column: int | None) -> None:
+        if column != self._pending_column:
+            self._pending_column = column
+            self.refresh(self._label_region())
 
     def action_move(self, dx: int, dy: int) -> None:
+        """Step the cursor; it stops at the board's edges."""
+        self._set_pending(None)
         row, col = divmod(self.cursor, 8)
-        self.cursor = (row + dy) % 8 * 8 + (col + dx) % 8
+        self.cursor = min(max(row + dy, 0), 7) * 8 + min(max(col + dx, 0), 7)
 
     def action_left_or_column(self) -> None:
-        """``h`` moves left now, and becomes column h if a row digit follows soon."""
+        """``h`` moves left now, and becomes column h if a row digit follows."""
         self.action_move(-1, 0)
-        self._pending_column = (7, time.monotonic())
+        self._set_pending(7)
 
     def action_column(self, letter: str) -> None:
-        self._pending_column = (COLUMNS.index(letter), time.monotonic())
+        """A column letter waits (shown as ``d_``) for its row digit; no time limit."""
+        self._set_pending(COLUMNS.index(letter))
 
     def action_row(self, number: int) -> None:
-        pending, self._pending_column = self._pending_column, None
-        if pending is None or time.monotonic() - pending[1] > COORDINATE_TIMEOUT:
-            return
-        self.cursor = (number - 1) * 8 + pending[0]
+        """A row digit after a column letter jumps there; alone it does nothing."""
+        column = self._pending_column
+        if column is not None:
+            self._set_pending(None)
+            self.cursor = (number - 1) * 8 + column
+
+    def action_cancel_column(self) -> None:
+        """Escape forgets a typed column; with none pending, Escape goes to the screen."""
+        if self._pending_column is None:
+            raise SkipAction()
+        self._set_pending(None)
 
     def action_next_legal(self, step: int) -> None:
         """Jump to the next (or previous) legal move in reading order, wrapping around."""
         legal = self.view.markers
+        self._set_pending(None)
         if not legal:
             return
         sq = self.cursor
@@ -232,40 +285,38 @@ class Board(Widget, can_focus=True):
                 return
 
     def action_choose(self, key: str) -> None:
+        self._set_pending(None)
         self.post_message(self.Chosen(self.cursor, key))
 
     # Mouse -------------------------------------------------------------------------
     def on_mouse_move(self, event: events.MouseMove) -> None:
+        """The cursor follows the pointer into each new square (and so does the preview)."""
         offset = event.get_content_offset(self)
         sq = None if offset is None else self.geometry.square_at(offset.x, offset.y)
         if sq == self._hover:
             return
         self._hover = sq
-        self._update_preview(sq)
         if sq is not None:
+            self._set_pending(None)
             self.cursor = sq
 
     def on_leave(self, event: events.Leave) -> None:
         self._hover = None
-        self._update_preview(None)
 
     def on_click(self, event: events.Click) -> None:
+        """Only the primary (left) button plays; right and middle clicks do nothing."""
+        if event.button != 1:
+            return
         offset = event.get_content_offset(self)
         sq = None if offset is None else self.geometry.square_at(offset.x, offset.y)
         if sq is not None:
+            self._set_pending(None)
             self.cursor = sq
             self.post_message(self.Chosen(sq, "click"))
 
-    def _update_preview(self, sq: int | None) -> None:
-        old = self._preview
-        self._preview = 0 if sq is None or not self.view.markers else self.view.position.flips(sq)
-        changed = old ^ self._preview
-        if changed:
-            self.refresh(*(self._cell_region(s) for s in squares(changed)))
-
     @property
     def preview(self) -> int:
-        """Mask of the discs the hovered move would flip (for tests and the status line)."""
+        """Mask of the discs a move at the cursor would flip (0 off legal moves or markers)."""
         return self._preview
 
     # Painting ----------------------------------------------------------------------
@@ -293,8 +344,10 @@ class Board(Widget, can_focus=True):
         self._legal = view.markers
         base = self._style("base")
         grid_bottom = geo.top + geo.grid_height
-        if y == geo.top - 1 or y == grid_bottom:
-            segments = self._label_row(geo)
+        if y == geo.top - 1:
+            segments = self._label_row(geo, self._pending_column)
+        elif y == grid_bottom:
+            segments = self._label_row(geo, None)
         elif geo.top <= y < grid_bottom:
             local = y - geo.top
             band, sub = divmod(local, geo.pitch_y)
@@ -305,11 +358,21 @@ class Board(Widget, can_focus=True):
         strip = Strip(line).extend_cell_length(width, base).crop(0, width)
         return strip.simplify()
 
-    def _label_row(self, geo: Geometry) -> list[Segment]:
+    def _label_row(self, geo: Geometry, pending: int | None) -> list[Segment]:
+        """The column letters; a typed column shows as ``d_`` in the corner and lights up."""
         side = (geo.cell_w - 1) // 2
         text = " " * LABEL_WIDTH + " "
         text += "".join(" " * side + c + " " * (geo.cell_w - side - 1) + " " for c in COLUMNS)
-        return [Segment(text, self._style("label"))]
+        label = self._style("label")
+        if pending is None:
+            return [Segment(text, label)]
+        at = LABEL_WIDTH + 1 + pending * geo.pitch_x + side
+        return [
+            Segment(f"{COLUMNS[pending]}_".ljust(LABEL_WIDTH), label + _PENDING_CORNER),
+            Segment(text[LABEL_WIDTH:at], label),
+            Segment(text[at], label + _PENDING_LETTER),
+            Segment(text[at + 1 :], label),
+        ]
 
     def _is_last(self, row: int, col: int) -> bool:
         return 0 <= row < 8 and 0 <= col < 8 and row * 8 + col == self._last_sq
@@ -392,3 +455,13 @@ class Board(Widget, can_focus=True):
             return [Segment(text, style)]
         mark = style + self._style("cursor")
         return [Segment(left, mark), Segment(text[1:-1], style), Segment(right, mark)]
+
+
+def nearest_square(mask: int, sq: int) -> int:
+    """The square of ``mask`` nearest ``sq`` on the board; ties go to the first in reading order.
+
+    Distance is straight-line (rows and columns squared), so a diagonal neighbour
+    comes after an orthogonal one; reading order is a1, b1, ..., h8.
+    """
+    row, col = divmod(sq, 8)
+    return min(squares(mask), key=lambda s: ((s // 8 - row) ** 2 + (s % 8 - col) ** 2, s))

@@ -40,6 +40,12 @@ class Glyphs:
     cursor_bottom: tuple[str, str]
     #: Big discs drawn with half blocks for cells two or more rows high.
     big_discs: bool
+    #: Text marks outside the board: a separator, an ellipsis, the turn marker.
+    dot: str = "·"
+    ellipsis: str = "…"
+    pointer: str = "▶"
+    #: Every character on screen is ASCII (borders, scrollbars, key names too).
+    ascii_only: bool = False
 
     def disc(self, color: Color) -> str:
         return self.black if color is Color.BLACK else self.white
@@ -64,19 +70,25 @@ UNICODE = Glyphs(
     big_discs=True,
 )
 
+#: In ASCII each mark still differs by shape: discs X and O, previews x and o, legal
+#: moves ``*`` (never the grid's ``+``), the last move framed in ``#`` and ``=``.
 ASCII = Glyphs(
     black="X",
     white="O",
     preview_black="x",
     preview_white="o",
-    legal="+",
+    legal="*",
     empty=".",
     grid=("+", "-", "|"),
-    last=("*", "~", ":"),
+    last=("#", "=", "#"),
     cursor=("[", "]"),
     cursor_top=("", ""),
     cursor_bottom=("", ""),
     big_discs=False,
+    dot="-",
+    ellipsis="...",
+    pointer=">",
+    ascii_only=True,
 )
 
 # Unicode junctions of the plain grid by (row kind, column kind): 0 first, 1 inner, 2 last.
@@ -86,7 +98,7 @@ _DOUBLE_JOINS = ("╔╦╗", "╠╬╣", "╚╩╝")
 
 def join_char(glyphs: Glyphs, frame: Literal["grid", "last"], row_kind: int, col_kind: int) -> str:
     """The junction character of a frame (``grid`` or ``last``) at a corner."""
-    if glyphs is ASCII:
+    if glyphs.ascii_only:
         return (glyphs.grid if frame == "grid" else glyphs.last)[0]
     table = _GRID_JOINS if frame == "grid" else _DOUBLE_JOINS
     return table[row_kind][col_kind]

@@ -6,6 +6,8 @@ Everything here is redrawn from values the screen hands over after each move
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,13 +21,18 @@ from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
 
 
 class ScoreBar(Widget):
-    """Black's and White's share of the discs as one bar: filled for black, shaded for white."""
+    """Black's and White's share of the discs as one row of discs on a strip of felt.
+
+    The felt sets both shares off whatever the sidebar's colour (black discs
+    vanish on a dark sidebar, white ones on a light one), and filled against
+    hollow discs tell the shares apart without colour.
+    """
 
     COMPONENT_CLASSES = {"scorebar--black", "scorebar--white"}
     DEFAULT_CSS = """
     ScoreBar { height: 1; }
-    ScoreBar > .scorebar--black { color: $bar-black; background: $bar-white 30%; }
-    ScoreBar > .scorebar--white { color: $bar-white; background: $bar-black 30%; }
+    ScoreBar > .scorebar--black { color: $bar-black; background: $bar-track; text-style: bold; }
+    ScoreBar > .scorebar--white { color: $bar-white; background: $bar-track; text-style: bold; }
     """
 
     def __init__(self, glyphs: Glyphs, *, id: str | None = None) -> None:
@@ -42,29 +49,85 @@ class ScoreBar(Widget):
         width = self.size.width
         total = self.black + self.white
         filled = round(width * self.black / total) if total else width // 2
-        fill_black, fill_white = ("#", "-") if self.glyphs.black == "X" else ("█", "░")
         text = Text()
-        text.append(fill_black * filled, self.get_component_rich_style("scorebar--black"))
-        text.append(fill_white * (width - filled), self.get_component_rich_style("scorebar--white"))
+        text.append(self.glyphs.black * filled, self.get_component_rich_style("scorebar--black"))
+        text.append(
+            self.glyphs.white * (width - filled), self.get_component_rich_style("scorebar--white")
+        )
         return text
 
 
-def move_rows(plies: tuple[Ply, ...]) -> list[tuple[int, str, str]]:
-    """Plies paired into numbered rows of (number, black, white); passes read ``pass``."""
-    rows: list[tuple[int, str, str]] = []
-    for ply in plies:
-        name = square_name(ply.move)
-        if ply.color is Color.WHITE and rows and not rows[-1][2]:
-            rows[-1] = (rows[-1][0], rows[-1][1], name)
+@dataclass(frozen=True, slots=True)
+class MoveEntry:
+    """One move in the move list: its number (None for a pass), its name, its ply index."""
+
+    number: int | None
+    name: str
+    index: int
+
+
+def move_rows(plies: tuple[Ply, ...]) -> list[tuple[MoveEntry | None, MoveEntry | None]]:
+    """Plies paired into rows of (black, white); each move numbered as the turn line counts
+    them (1 for the first disc placed, up to 60), passes unnumbered."""
+    rows: list[tuple[MoveEntry | None, MoveEntry | None]] = []
+    number = 0
+    for index, ply in enumerate(plies):
+        if not ply.is_pass:
+            number += 1
+        entry = MoveEntry(None if ply.is_pass else number, square_name(ply.move), index)
+        if ply.color is Color.WHITE and rows and rows[-1][1] is None:
+            rows[-1] = (rows[-1][0], entry)
         elif ply.color is Color.WHITE:
-            rows.append((len(rows) + 1, "", name))
+            rows.append((None, entry))
         else:
-            rows.append((len(rows) + 1, name, ""))
+            rows.append((entry, None))
     return rows
 
 
+def _entry_text(entry: MoveEntry | None) -> str:
+    if entry is None:
+        return " " * 8
+    number = "" if entry.number is None else f"{entry.number}."
+    return f"{number:>3} {entry.name:<4}"
+
+
+def move_text(plies: tuple[Ply, ...], current: int | None = None) -> tuple[Text, int]:
+    """The move list's text and the row to keep in view.
+
+    Live (``current`` None) the newest row is bold; in review, the last move of
+    the first ``current`` plies is shown in reverse video.
+    """
+    rows = move_rows(plies)
+    mark = -1  # the ply index to highlight
+    if current is not None:
+        shown = [i for i in range(current) if not plies[i].is_pass]
+        mark = shown[-1] if shown else -1
+    text = Text()
+    mark_row = len(rows) - 1 if current is None or mark >= 0 else 0
+    for i, (black, white) in enumerate(rows):
+        if i:
+            text.append("\n")
+        text.append(" ")
+        for j, entry in enumerate((black, white)):
+            if j:
+                text.append("  ")
+            style = ""
+            if entry is not None and entry.index == mark:
+                style, mark_row = "reverse bold", i
+            elif current is None and i == len(rows) - 1:
+                style = "bold"
+            text.append(_entry_text(entry), style)
+    if not rows:
+        text.append("  no moves yet", "dim")
+    return text, mark_row
+
+
 class MoveList(VerticalScroll, can_focus=False):
-    """The moves so far in standard notation, kept scrolled to the newest."""
+    """The moves so far in standard notation, numbered as the turn line counts them.
+
+    Live, it keeps scrolled to the newest move; in review it shows the whole game
+    with the shown ply highlighted and scrolled into view.
+    """
 
     DEFAULT_CSS = """
     MoveList { height: 1fr; min-height: 2; scrollbar-size-vertical: 1; }
@@ -74,18 +137,17 @@ class MoveList(VerticalScroll, can_focus=False):
     def compose(self) -> ComposeResult:
         yield Static(id="moves-text")
 
-    def show(self, plies: tuple[Ply, ...]) -> None:
-        rows = move_rows(plies)
-        text = Text()
-        for i, (number, black, white) in enumerate(rows):
-            if i:
-                text.append("\n")
-            line = f"{number:>3}. {black or '…':<5} {white}"
-            text.append(line, "bold" if i == len(rows) - 1 else "")
-        if not rows:
-            text.append("  no moves yet", "dim")
+    def show(self, plies: tuple[Ply, ...], current: int | None = None) -> None:
+        """``current``: in review, the number of plies shown (its last move is highlighted)."""
+        text, mark_row = move_text(plies, current)
         self.query_one("#moves-text", Static).update(text)
-        self.call_after_refresh(self.scroll_end, animate=False)
+        if current is None:
+            self.call_after_refresh(self.scroll_end, animate=False)
+        else:
+            self.call_after_refresh(self._centre_row, mark_row)
+
+    def _centre_row(self, row: int) -> None:
+        self.scroll_to(y=max(0, row - self.size.height // 2), animate=False)
 
 
 #: The sidebar's narrowest useful width; the board leaves this much room for it.
@@ -101,14 +163,18 @@ class Sidebar(Vertical):
         min-width: 32;
         max-width: 48;
         height: 1fr;
-        padding: 0 1;
+        padding: 0 1 0 2;
         background: $surface;
     }
     Sidebar #title { text-style: bold; color: $accent; }
     Sidebar .player { height: 1; }
+    Sidebar #handicap { height: 1; color: $text-muted; }
     Sidebar #turn { height: 1; margin-bottom: 1; color: $text; text-style: bold; }
+    Sidebar #turn.-alert { color: auto 95%; background: $warning; }
     Sidebar #moves-title { color: $text-muted; }
-    Sidebar #status { height: auto; max-height: 4; min-height: 2; color: $warning; margin-top: 1; }
+    Sidebar #status {
+        height: auto; max-height: 4; min-height: 2; color: $text-warning; margin-top: 1;
+    }
     Sidebar #new-game { width: 1fr; margin-top: 1; }
     """
 
@@ -128,6 +194,7 @@ class Sidebar(Vertical):
         yield Static(id="player-black", classes="player")
         yield Static(id="player-white", classes="player")
         yield ScoreBar(self.glyphs, id="score-bar")
+        yield Static(id="handicap")
         yield Static(id="turn")
         yield Static("Moves", id="moves-title")
         yield MoveList(id="move-list")
@@ -145,24 +212,48 @@ class Sidebar(Vertical):
         *,
         over: bool,
         moves_changed: bool = True,
+        current: int | None = None,
+        alert: bool = False,
     ) -> None:
-        """Counts and the turn marker from ``pos``, the move list from ``plies``."""
+        """Counts and the turn marker from ``pos``, the move list from ``plies``.
+
+        ``current`` is the review index (plies shown), None live; ``alert``
+        highlights the turn line (a pass just happened).
+        """
+        glyphs = self.glyphs
         for color in Color:
-            marker = "▶ " if not over and pos.turn is color else "  "
-            if self.glyphs.black == "X":
-                marker = "> " if marker.strip() else "  "
+            marker = glyphs.pointer + " " if not over and pos.turn is color else "  "
             who = Text(marker)
-            who.append(self.glyphs.disc(color), "bold")
+            who.append(glyphs.disc(color), "bold")
             who.append(f" {color.title:<6}{labels[color]}")
             line = Table.grid(expand=True)
-            line.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
+            line.add_column(
+                no_wrap=True, overflow="crop" if glyphs.ascii_only else "ellipsis", ratio=1
+            )
             line.add_column(justify="right", width=3)
             line.add_row(who, Text(str(pos.count(color)), "bold"))
             self.query_one(f"#player-{color.name.lower()}", Static).update(line)
         self.query_one(ScoreBar).set_counts(pos.count(Color.BLACK), pos.count(Color.WHITE))
-        self.query_one("#turn", Static).update(turn_text)
+        turn = self.query_one("#turn", Static)
+        turn.update(turn_text)
+        turn.set_class(alert, "-alert")
         if moves_changed:
-            self.query_one(MoveList).show(plies)
+            self.query_one(MoveList).show(plies, current)
+            title = "Moves"
+            if current is not None:
+                done = sum(1 for p in plies[:current] if not p.is_pass)
+                total = sum(1 for p in plies if not p.is_pass)
+                title = f"Moves {glyphs.dot} reviewing {done}/{total}"
+            self.query_one("#moves-title", Static).update(title)
+
+    def set_handicap(self, corners: int, color: Color) -> None:
+        """Show the handicap of the game (nothing when there is none)."""
+        text = ""
+        if corners:
+            text = f"Handicap: {corners} corner{'s' * (corners > 1)} for {color.title}"
+        handicap = self.query_one("#handicap", Static)
+        handicap.update(text)
+        handicap.display = bool(corners)
 
     def set_status(self, text: str) -> None:
         self.query_one("#status", Static).update(text)

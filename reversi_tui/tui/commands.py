@@ -1,0 +1,77 @@
+"""The command palette (Ctrl+P): the game's own actions beside Textual's Theme.
+
+The game's entries run the same actions as the keys, so the palette follows the
+same rules: Quit asks while a game is in progress, Undo steps back in review.
+They are offered only when the palette is opened over the game itself, not over
+a dialog, so a command never stacks a second dialog on the first. Textual's
+entries come from ``App.get_system_commands``, which the app trims to those that
+fit a game; this one provider lists both, so the order is the same every time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from reversi_tui.tui.screens.game import GameScreen
+
+
+class PaletteCommand(NamedTuple):
+    """One palette entry: its name, a line of help, and what it runs."""
+
+    name: str
+    help: str
+    run: Callable[[], Any]
+
+
+def game_commands(screen: GameScreen) -> Iterator[PaletteCommand]:
+    """The game screen's actions, in the order a player thinks of them (Quit comes later)."""
+
+    async def show_help() -> None:
+        await screen.app.run_action("app.help")
+
+    yield PaletteCommand(
+        "New game", "Choose players, levels and a handicap (n)", screen.action_new_game
+    )
+    yield PaletteCommand(
+        "Undo", "Take back your last move; in review, step back (u)", screen.action_undo
+    )
+    yield PaletteCommand(
+        "Redo", "Play a taken-back move again; in review, step forward (U)", screen.action_redo
+    )
+    yield PaletteCommand(
+        "Hint", "The hard level's move for the side to move (i)", screen.action_hint
+    )
+    yield PaletteCommand("Help", "Every key and what the marks on the board mean (?)", show_help)
+
+
+class GameCommands(Provider):
+    """Palette entries for the game's actions, then Textual's Theme (and Screenshot)."""
+
+    def _commands(self) -> Iterator[PaletteCommand]:
+        screen = self.screen
+        game = screen if isinstance(screen, GameScreen) else None
+        if game is not None:
+            yield from game_commands(game)
+        system = [PaletteCommand(*c[:3]) for c in self.app.get_system_commands(screen)]
+        yield from (c for c in system if c.name == "Theme")
+        if game is not None:
+            yield PaletteCommand(
+                "Quit", "Leave Reversi; asks while a game is in progress (q)", game.action_quit_game
+            )
+        yield from (c for c in system if c.name != "Theme")
+
+    async def discover(self) -> Hits:
+        """Shown before anything is typed, in a fixed order."""
+        for command in self._commands():
+            yield DiscoveryHit(command.name, command.run, help=command.help)
+
+    async def search(self, query: str) -> Hits:
+        """The entries whose names match what was typed (the palette puts the best first)."""
+        matcher = self.matcher(query)
+        for command in self._commands():
+            score = matcher.match(command.name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(command.name), command.run, help=command.help)

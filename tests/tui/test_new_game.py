@@ -1,0 +1,245 @@
+"""The new-game dialog: where the focus starts and that it shows, the handicap fields.
+
+Focus is checked as a terminal with 256 colours would show it: every cell's colours
+are rounded to the xterm palette (reverse video applied), and the focused widget
+must look different from the same widget unfocused.
+"""
+
+from __future__ import annotations
+
+import pytest
+from rich._palettes import EIGHT_BIT_PALETTE
+from rich.color import Color as RichColor
+from rich.color import ColorSystem, ColorType
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import Button, Select
+
+from reversi_tui.engine import Color, Game, parse_position, parse_square
+from reversi_tui.match import MatchSettings, PlayerSpec
+from reversi_tui.tui.app import ReversiApp
+from reversi_tui.tui.screens.confirm import ConfirmScreen
+from reversi_tui.tui.screens.game_over import GameOverScreen
+from reversi_tui.tui.screens.new_game import NewGameScreen
+
+from ..fakes import fake_sources
+from .helpers import LAST_MOVE, make_app, quick_advisor, settle, ui
+
+#: What one cell looks like in 256 colours: its character's colour and its background.
+Look = tuple[int | None, int | None]
+
+
+def _index(color: RichColor | None) -> int | None:
+    """The 256-colour palette entry a colour is shown with (None: the terminal's default)."""
+    if color is None or color.type is ColorType.DEFAULT:
+        return None
+    return color.downgrade(ColorSystem.EIGHT_BIT).number
+
+
+def looks(widget: Widget) -> list[Look]:
+    """Every cell of ``widget`` on screen, as a 256-colour terminal would show it."""
+    region = widget.region
+    cells: list[Look] = []
+    for y in range(region.y, region.bottom):
+        for x in range(region.x, region.right):
+            style = widget.screen.get_style_at(x, y)
+            fg, bg = _index(style.color), _index(style.bgcolor)
+            cells.append((bg, fg) if style.reverse else (fg, bg))
+    return cells
+
+
+def _luminance(index: int) -> float:
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = EIGHT_BIT_PALETTE[index]
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def stands_out(focused: list[Look], unfocused: list[Look]) -> bool:
+    """Some cell's background changed to one at least 1.5:1 from what it was."""
+    for (_, before), (_, after) in zip(unfocused, focused, strict=True):
+        if before is not None and after is not None and before != after:
+            light, dark = sorted((_luminance(before), _luminance(after)), reverse=True)
+            if (light + 0.05) / (dark + 0.05) >= 1.5:
+                return True
+    return False
+
+
+def readable(widget: Widget) -> bool:
+    """The text of a field (a Select's current choice, a Button's label) reads at 3:1."""
+    text = widget.query_one("#label") if isinstance(widget, Select) else widget
+    style = text.rich_style
+    fg, bg = _index(style.color), _index(style.bgcolor)
+    assert fg is not None and bg is not None
+    light, dark = sorted((_luminance(fg), _luminance(bg)), reverse=True)
+    return (light + 0.05) / (dark + 0.05) >= 3.0
+
+
+async def open_dialog(
+    app: ReversiApp, pilot: Pilot[int], *, move_first: bool = True
+) -> NewGameScreen:
+    """The new-game dialog, after a move (a game in progress) unless ``move_first`` is False."""
+    if move_first:
+        await pilot.press("enter")
+    await pilot.press("n")
+    assert isinstance(app.screen, NewGameScreen)
+    return app.screen
+
+
+@pytest.mark.parametrize("theme", ["reversi", "reversi-contrast", "textual-light", "nord"])
+async def test_focus_shows_after_every_tab_in_256_colours(theme: str) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = theme
+        dialog = await open_dialog(app, pilot)
+        dialog.query_one("#handicap", Select).value = 1  # "Handicap for" takes the focus too
+        await pilot.pause()
+        fields: list[Widget] = [*dialog.query(Select), *dialog.query(Button)]
+        before = {w.id: looks(w) for w in fields}  # Cancel is focused
+        seen: list[str | None] = []
+        for _ in range(len(fields)):
+            await pilot.press("tab")
+            focused = dialog.focused
+            assert focused is not None and focused in fields
+            seen.append(focused.id)
+            now = {w.id: looks(w) for w in fields}
+            assert now != before, "a Tab left the dialog looking the same"
+            assert now[focused.id] != before[focused.id], f"{focused.id} looks the same focused"
+            assert stands_out(now[focused.id], before[focused.id]), f"{focused.id}: too faint"
+            assert readable(focused), f"{focused.id}'s text fades when focused"
+            before = now
+        assert set(seen) == {w.id for w in fields}
+
+
+async def test_the_open_list_is_framed() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(app, pilot)
+        select = dialog.query_one("#white", Select)
+        select.focus()
+        await pilot.press("enter")
+        assert select.expanded
+        overlay = select.query_one("SelectOverlay")
+        assert overlay.styles.border_top[0] not in ("", "none", "hidden", "blank")
+        assert overlay.styles.border_left[0] not in ("", "none", "hidden", "blank")
+        # The frame lies outside the options: the first option sits inside the border.
+        assert overlay.content_region.y == overlay.region.y + 1
+
+
+async def test_cancel_has_the_focus_while_a_game_is_in_progress() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(app, pilot)
+        assert dialog.focused is not None and dialog.focused.id == "no"
+        await pilot.press("enter")
+        assert not isinstance(app.screen, NewGameScreen)
+        assert len(ui(app).game.plies) == 1
+
+
+async def test_start_has_the_focus_before_the_first_move() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(app, pilot, move_first=False)
+        assert dialog.focused is not None and dialog.focused.id == "yes"
+
+
+async def test_start_has_the_focus_after_the_game_over_dialog() -> None:
+    app = make_app(start=LAST_MOVE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        ui(app).board.cursor = parse_square("b8")
+        await pilot.press("enter")
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.press("n")
+        assert isinstance(app.screen, NewGameScreen)
+        assert app.screen.focused is not None and app.screen.focused.id == "yes"
+        await pilot.press("enter")
+        assert not isinstance(app.screen, (NewGameScreen, ConfirmScreen))
+        assert ui(app).game.plies == ()
+
+
+async def test_handicap_for_is_disabled_while_there_is_no_handicap() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(app, pilot)
+        colour = dialog.query_one("#handicap-colour", Select)
+        assert colour.disabled
+        dialog.query_one("#handicap", Select).focus()
+        await pilot.press("tab")
+        assert dialog.focused is not None and dialog.focused.id == "yes"  # skipped
+        dialog.query_one("#handicap", Select).value = 3
+        await pilot.pause()
+        assert not colour.disabled
+        dialog.query_one("#handicap", Select).value = 0
+        await pilot.pause()
+        assert colour.disabled
+
+
+async def test_the_dialog_remembers_the_handicap_of_a_new_game() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(app, pilot)
+        dialog.query_one("#handicap", Select).value = 2
+        await pilot.pause()
+        dialog.query_one("#handicap-colour", Select).value = Color.WHITE
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert ui(app).match.settings.handicap == 2
+        dialog = await open_dialog(app, pilot)
+        assert dialog.query_one("#handicap", Select).value == 2
+        assert dialog.query_one("#handicap-colour", Select).value is Color.WHITE
+        assert not dialog.query_one("#handicap-colour", Select).disabled
+
+
+async def test_the_dialog_remembers_the_handicap_after_the_game_over_dialog() -> None:
+    settings = MatchSettings(
+        PlayerSpec.human(), PlayerSpec.human(), handicap=1, handicap_colour=Color.WHITE
+    )
+    app = ReversiApp(
+        settings,
+        make_source=fake_sources(),
+        game=Game(parse_position(LAST_MOVE)),
+        delay=0.0,
+        advisor=quick_advisor,
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        ui(app).board.cursor = parse_square("b8")
+        await pilot.press("enter")
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.press("n")
+        assert isinstance(app.screen, NewGameScreen)
+        assert app.screen.query_one("#handicap", Select).value == 1
+        assert app.screen.query_one("#handicap-colour", Select).value is Color.WHITE
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert ui(app).match.settings.handicap == 1
+        assert ui(app).game.position.count(Color.WHITE) == 3  # two discs and one corner
+
+
+@pytest.mark.parametrize("dialog", ["quit", "game over"])
+@pytest.mark.parametrize("theme", ["reversi", "textual-light"])
+async def test_every_dialog_shows_its_focused_button_in_256_colours(
+    dialog: str, theme: str
+) -> None:
+    app = make_app(start=None if dialog == "quit" else LAST_MOVE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = theme
+        if dialog == "quit":
+            await pilot.press("enter", "q")  # a move was played: quitting asks
+            assert isinstance(app.screen, ConfirmScreen)
+        else:
+            ui(app).board.cursor = parse_square("b8")
+            await pilot.press("enter")
+            assert isinstance(app.screen, GameOverScreen)
+        screen = app.screen
+        buttons = list(screen.query(Button))
+        before = {b.id: looks(b) for b in buttons}
+        for _ in buttons:
+            await pilot.press("tab")
+            focused = screen.focused
+            assert isinstance(focused, Button)
+            now = {b.id: looks(b) for b in buttons}
+            assert stands_out(now[focused.id], before[focused.id]), focused.id
+            assert readable(focused), focused.id
+            before = now
