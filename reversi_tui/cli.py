@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 from reversi_tui import __version__
 from reversi_tui.match.settings import LEVEL_NAMES, PLAYER_CHOICES
+from reversi_tui.terminal import is_terminal, warn
 
 DESCRIPTION = """\
 Reversi (Othello rules) in the terminal.
@@ -18,21 +19,28 @@ computer at medium). --plain plays in line mode on standard input and output
 instead (both colours human unless --black/--white say otherwise)."""
 
 EPILOG = """\
-commands:
-  reversi move POSITION    the move a level plays in a position, with its evaluation
-  reversi solve POSITION   exact endgame solution: best move(s) and final disc difference
-  reversi arena            play levels against each other and print the statistics
-  reversi bench perft [N]  move-generator benchmark (leaf count, seconds, nodes/s)
-  reversi bench solve FILE endgame-solver benchmark on an .obf file of positions
-  reversi bench tui        the app's start-up time, key latency and bytes per key
-
 A POSITION is 64 characters a1 b1 ... h8 (X black, O white, - empty), a space and
 the side to move, quoted as one argument; the start position is
 "---------------------------OX------XO--------------------------- X".
 Run 'reversi COMMAND --help' for a command's options."""
 
+POSITION_HELP = "64 squares a1..h8 (X, O or -), a space, X or O to move; may start with -"
+#: The characters of a position's board (as the notation reads them).
+BOARD_CHARACTERS = frozenset("-.XxOo*0")
+#: Commands whose one positional argument is a POSITION.
+POSITION_COMMANDS = ("move", "solve")
 
-def _seconds(text: str, *, zero_ok: bool) -> float:
+#: Options that only the full-screen game reads; line mode says it ignores them.
+TUI_ONLY = ("--ascii", "--unicode", "--no-mouse", "--theme", "--delay", "--reply-delay")
+#: The TUI's pause between computer moves when --delay is not given.
+DEFAULT_DELAY = 0.5
+#: The least seconds the computer takes to answer a person when --reply-delay is not given.
+DEFAULT_REPLY_DELAY = 0.4
+#: The most seconds --think-time and --delay accept (an hour).
+MOST_SECONDS = 3600.0
+
+
+def _seconds(text: str, *, zero_ok: bool, most: float | None = None) -> float:
     try:
         value = float(text)
     except ValueError:
@@ -41,7 +49,14 @@ def _seconds(text: str, *, zero_ok: bool) -> float:
     if not low_ok or value == float("inf"):
         kind = "zero or a positive" if zero_ok else "a positive"
         raise argparse.ArgumentTypeError(f"must be {kind} number of seconds")
+    if most is not None and value > most:
+        raise argparse.ArgumentTypeError(f"must be at most {most:g} seconds")
     return value
+
+
+def _think_seconds(text: str) -> float:
+    """A computer's thinking time: positive, and at most an hour."""
+    return _seconds(text, zero_ok=False, most=MOST_SECONDS)
 
 
 def _positive_float(text: str) -> float:
@@ -49,7 +64,28 @@ def _positive_float(text: str) -> float:
 
 
 def _non_negative_float(text: str) -> float:
-    return _seconds(text, zero_ok=True)
+    return _seconds(text, zero_ok=True, most=MOST_SECONDS)
+
+
+class _TuiOnly(argparse.Action):
+    """Stores an option of the full-screen game and notes that it was given.
+
+    ``nargs=0`` makes a flag (stores True); otherwise the value is stored. The
+    canonical names given collect in ``tui_only`` so ``--plain`` can warn about them.
+    """
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[object] | None,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, True if self.nargs == 0 else values)
+        given: tuple[str, ...] = getattr(namespace, "tui_only", ())
+        name = self.option_strings[0]
+        if name not in given:
+            namespace.tui_only = (*given, name)
 
 
 def _int_range(low: int, high: int) -> Callable[[str], int]:
@@ -104,40 +140,84 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--think-time",
-        type=_positive_float,
+        type=_think_seconds,
         metavar="S",
-        help="seconds the computer may think per move (default: the level's own budget)",
+        help="seconds the computer may think per move, at most 3600 "
+        "(default: the level's own budget)",
     )
     parser.add_argument(
         "--seed", type=int, help="seed the computer's choice among equal moves (reproducible games)"
     )
+    parser.set_defaults(tui_only=())
     parser.add_argument(
         "--delay",
+        action=_TuiOnly,
         type=_non_negative_float,
-        default=0.5,
+        default=DEFAULT_DELAY,
         metavar="S",
-        help="pause between moves when the computer plays both sides (default: 0.5)",
+        help=f"pause between moves when the computer plays both sides (default: {DEFAULT_DELAY})",
     )
-    parser.add_argument("--ascii", action="store_true", help="draw discs as X and O, empty as .")
-    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
-    parser.add_argument("--theme", metavar="NAME", help="start with this theme (see the palette)")
+    parser.add_argument(
+        "--reply-delay",
+        action=_TuiOnly,
+        type=_non_negative_float,
+        default=DEFAULT_REPLY_DELAY,
+        metavar="S",
+        help="the least time the computer takes to answer you, so you see your move land "
+        f"first (default: {DEFAULT_REPLY_DELAY})",
+    )
+    glyphs = parser.add_mutually_exclusive_group()
+    glyphs.add_argument(
+        "--ascii",
+        action=_TuiOnly,
+        nargs=0,
+        default=False,
+        help="draw with ASCII only (discs X and O, empty .); chosen automatically when the "
+        "locale is not UTF-8 (LC_ALL, LC_CTYPE, LANG)",
+    )
+    glyphs.add_argument(
+        "--unicode",
+        action=_TuiOnly,
+        nargs=0,
+        default=False,
+        help="draw the Unicode board even when the locale is not UTF-8",
+    )
+    parser.add_argument(
+        "--no-mouse", action=_TuiOnly, nargs=0, default=False, help="do not capture the mouse"
+    )
+    parser.add_argument(
+        "--theme", action=_TuiOnly, metavar="NAME", help="start with this theme (see the palette)"
+    )
 
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
 
-    move = commands.add_parser("move", help="print the move a level plays in a position")
-    move.add_argument("position", metavar="POSITION", help="64 squares a1..h8, space, X or O")
+    move = commands.add_parser("move", help="the move a level plays, with its evaluation")
+    move.add_argument("position", metavar="POSITION", help=POSITION_HELP)
     move.add_argument("--level", choices=LEVEL_NAMES, default="hard", help="default: hard")
-    move.add_argument("--think-time", type=_positive_float, metavar="S", help="seconds to think")
-    move.add_argument("--depth", type=_int_range(1, 60), help="fixed search depth (reproducible)")
+    move.add_argument(
+        "--think-time", type=_think_seconds, metavar="S", help="seconds to think, at most 3600"
+    )
+    move.add_argument(
+        "--depth",
+        type=_int_range(1, 60),
+        help="fixed search depth (reproducible); beyond 12 plies it may take very long",
+    )
     move.add_argument("--seed", type=int, help="seed the choice among equal moves")
     move.add_argument("--json", action="store_true", help="one line of JSON")
 
-    solve = commands.add_parser("solve", help="solve a position exactly")
-    solve.add_argument("position", metavar="POSITION", help="64 squares a1..h8, space, X or O")
+    solve = commands.add_parser("solve", help="exact best move(s) and final disc difference")
+    solve.add_argument("position", metavar="POSITION", help=POSITION_HELP)
     solve.add_argument("--all", action="store_true", help="score every legal move exactly")
+    solve.add_argument(
+        "--time-limit",
+        type=_positive_float,
+        metavar="S",
+        help="give up after S seconds with exit status 1 (default: no limit; "
+        "a warning above 20 empty squares)",
+    )
     solve.add_argument("--json", action="store_true", help="one line of JSON")
 
-    arena = commands.add_parser("arena", help="play levels against each other")
+    arena = commands.add_parser("arena", help="levels play each other: the statistics")
     arena.add_argument(
         "--black", choices=LEVEL_NAMES, required=True, metavar="LEVEL", help="level of one side"
     )
@@ -155,15 +235,23 @@ def build_parser() -> argparse.ArgumentParser:
         "--jobs", type=_int_range(1, 64), default=1, metavar="J", help="games at once (processes)"
     )
     arena.add_argument(
-        "--think-time", type=_positive_float, metavar="S", help="seconds per move for both sides"
+        "--think-time", type=_think_seconds, metavar="S", help="seconds per move for both sides"
     )
     arena.add_argument("--depth", type=_int_range(1, 60), help="fixed depth for both sides")
     arena.add_argument("--seed", type=int, default=1, help="seed for openings and choices")
 
-    bench = commands.add_parser("bench", help="benchmarks that print numbers")
+    bench = commands.add_parser("bench", help="benchmarks: perft, solve FILE, tui")
     bench_kinds = bench.add_subparsers(dest="bench", metavar="KIND", required=True)
     perft = bench_kinds.add_parser("perft", help="count leaves from the start position")
-    perft.add_argument("depth", nargs="?", type=_int_range(0, 20), default=9, metavar="DEPTH")
+    perft.add_argument(
+        "depth",
+        nargs="?",
+        type=_int_range(0, 14),
+        default=9,
+        metavar="DEPTH",
+        help="plies from the start position, 0-14 (default: 9, about 3 million leaves; "
+        "each further ply takes about 9 times as long)",
+    )
     bench_solve = bench_kinds.add_parser("solve", help="solve every position of an .obf file")
     bench_solve.add_argument("file", metavar="FILE", help="positions, one per line (obf format)")
     bench_solve.add_argument(
@@ -194,12 +282,54 @@ _HANDLERS = {
 }
 
 
+def looks_like_position(arg: str) -> bool:
+    """A ``-``-led argument made of board characters, which argparse would take for an option.
+
+    The start position begins with ``-``; so may a position of the wrong length,
+    which then deserves the position's own error rather than "unrecognized arguments".
+    """
+    board = arg.split(";", 1)[0].strip().split(" ", 1)[0]
+    return (
+        arg.startswith("-")
+        and arg not in ("-", "--")
+        and len(board) > 2
+        and set(board) <= BOARD_CHARACTERS
+    )
+
+
+def protect_positions(argv: Sequence[str]) -> list[str]:
+    """``move``/``solve``: a position led by ``-`` goes last, after ``--``.
+
+    So ``reversi move ---...--- --json`` needs no ``--`` of the user's. Arguments
+    that already follow a ``--`` are left alone.
+    """
+    args = list(argv)
+    start = next((i for i, arg in enumerate(args) if arg in POSITION_COMMANDS), None)
+    if start is None or "--" in args:
+        return args
+    for i in range(start + 1, len(args)):
+        if looks_like_position(args[i]):
+            position = args.pop(i)
+            return [*args, "--", position]
+    return args
+
+
+def warn_ignored_in_line_mode(args: argparse.Namespace) -> None:
+    """``--plain`` with options of the full-screen game: one line on stderr names them."""
+    given: tuple[str, ...] = args.tui_only
+    if given:
+        names = ", ".join(given)
+        verb = "is" if len(given) == 1 else "are"
+        warn(f"reversi: {names} {verb} ignored in line mode (--plain)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(protect_positions(sys.argv[1:] if argv is None else argv))
     if args.command is None:
         if args.plain:
             from reversi_tui.commands.play import run_plain
 
+            warn_ignored_in_line_mode(args)
             return run_plain(args)
         from reversi_tui.commands.play import run_tui
 
@@ -209,5 +339,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(getattr(importlib.import_module(module), name)(args))
     except KeyboardInterrupt:
-        print("\nreversi: interrupted", file=sys.stderr)
+        # A newline first, past the ^C the terminal echoed; one line when not a terminal.
+        warn(("\n" if is_terminal(sys.stderr) else "") + "reversi: interrupted")
         return 130

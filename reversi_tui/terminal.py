@@ -8,7 +8,9 @@ terminal; nothing here imports Textual.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from collections.abc import Mapping
 from typing import TextIO
 
@@ -34,6 +36,16 @@ def is_terminal(stream: TextIO | None) -> bool:
         return os.isatty(stream.fileno())
     except (AttributeError, OSError, ValueError):
         return False
+
+
+def warn(line: str) -> None:
+    """Print ``line`` on standard error, or nowhere when it is closed (``2>&-``).
+
+    ``print(file=None)`` would write to standard output, into a transcript.
+    """
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError, ValueError):
+            print(line, file=sys.stderr, flush=True)
 
 
 def terminal_problem(stdin: TextIO | None, stdout: TextIO | None) -> str | None:

@@ -114,10 +114,15 @@ def game_specs(args: argparse.Namespace) -> list[GameSpec]:
     return specs
 
 
-def _label(args: argparse.Namespace) -> tuple[str, str]:
-    if args.black == args.white:
-        return f"{args.black} (A)", f"{args.white} (B)"
-    return args.black, args.white
+def labels(black: str, white: str) -> tuple[str, str]:
+    """The names of the two sides: their levels, with the option that set each when equal.
+
+    The ``--black`` level plays black in odd-numbered games and white in the others,
+    so its option names it better than a colour would.
+    """
+    if black == white:
+        return f"{black} (--black)", f"{white} (--white)"
+    return black, white
 
 
 def summary(records: list[ArenaResult], label_a: str, label_b: str) -> list[str]:
@@ -126,7 +131,10 @@ def summary(records: list[ArenaResult], label_a: str, label_b: str) -> list[str]
     losses = sum(r.diff_a < 0 for r in records)
     draws = len(records) - wins - losses
     diffs = [r.diff_a for r in records]
-    lines = [f"{len(records)} games, colours alternating, openings in pairs"]
+    lines = [
+        f"{len(records)} games, colours alternating, openings in pairs; "
+        f"{label_a} has black in odd-numbered games"
+    ]
     width = max(len(label_a), len(label_b))
     for label, w, lo, sign, times in (
         (label_a, wins, losses, 1, [t for r in records for t in r.times_a]),
@@ -147,27 +155,29 @@ def summary(records: list[ArenaResult], label_a: str, label_b: str) -> list[str]
 def run(args: argparse.Namespace) -> int:
     """Play the games (in a pool with ``--jobs`` > 1), printing progress to stderr."""
     specs = game_specs(args)
-    label_a, label_b = _label(args)
+    label_a, label_b = labels(args.black, args.white)
     records: list[ArenaResult] = []
     if args.jobs > 1:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
             for record in pool.map(play_game, specs):
                 records.append(record)
-                _progress(record, len(specs))
+                _progress(record, len(specs), label_a, label_b)
     else:
         for spec in specs:
             record = play_game(spec)
             records.append(record)
-            _progress(record, len(specs))
+            _progress(record, len(specs), label_a, label_b)
     for line in summary(records, label_a, label_b):
         print(line)
     return 0
 
 
-def _progress(record: ArenaResult, total: int) -> None:
+def progress_line(record: ArenaResult, total: int, label_a: str, label_b: str) -> str:
+    """``game 3/10: hard as black +12 against medium``: the result for the --black level."""
     colour = "black" if record.a_is_black else "white"
-    print(
-        f"game {record.index + 1}/{total}: A ({colour}) {record.diff_a:+d}",
-        file=sys.stderr,
-        flush=True,
-    )
+    game = f"game {record.index + 1}/{total}"
+    return f"{game}: {label_a} as {colour} {record.diff_a:+d} against {label_b}"
+
+
+def _progress(record: ArenaResult, total: int, label_a: str, label_b: str) -> None:
+    print(progress_line(record, total, label_a, label_b), file=sys.stderr, flush=True)

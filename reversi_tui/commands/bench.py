@@ -11,10 +11,19 @@ from pathlib import Path
 from reversi_tui.engine import PASS, Position, parse_position, parse_square, square_name
 from reversi_tui.engine.ai.endgame import EndgameResult, solve
 from reversi_tui.engine.bitboard import perft
+from reversi_tui.terminal import warn
+
+#: Depth 10 takes tens of seconds in pure Python; each ply more about 9 times as long.
+SLOW_PERFT = 10
 
 
 def run_perft(args: argparse.Namespace) -> int:
     """Leaf count (Bik's convention) from the start, then seconds and leaves per second."""
+    if args.depth > SLOW_PERFT:
+        warn(
+            f"reversi bench perft: depth {args.depth} may take a very long time "
+            f"(each ply beyond {SLOW_PERFT} about 9 times longer; Ctrl+C stops)"
+        )
     start = Position.initial()
     t0 = time.perf_counter()
     nodes = perft(start.player, start.opponent, args.depth)

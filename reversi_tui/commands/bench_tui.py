@@ -53,6 +53,7 @@ def measure(columns: int, rows: int, presses: int, thinking: bool) -> dict[str, 
     pid, fd = pty.fork()
     if pid == 0:
         os.environ["TERM"] = "xterm-256color"
+        os.environ["LC_ALL"] = "C.UTF-8"  # the Unicode board, whatever the caller's locale
         os.environ.pop("NO_COLOR", None)
         white = ["expert", "--think-time", "60"] if thinking else ["human"]
         os.execvp(sys.executable, [sys.executable, "-m", "reversi_tui", "--white", *white])

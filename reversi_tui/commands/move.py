@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 
-from reversi_tui.engine import NotationError, parse_position, square_name
+from reversi_tui.commands.positions import game_over_lines, read_position
+from reversi_tui.engine import NotationError, square_name
 from reversi_tui.engine.ai import SearchResult, choose_move
+from reversi_tui.engine.ai.endgame import final_score
+from reversi_tui.terminal import warn
 
 
 def score_value(result: SearchResult) -> int | float:
@@ -39,13 +41,39 @@ def result_json(result: SearchResult) -> str:
     )
 
 
+#: Beyond this many plies a fixed-depth search from the middle game takes minutes or
+#: more in pure Python (12 plies from the start: about 7 s; each 2 more about x10).
+SLOW_DEPTH = 12
+
+
 def run_move(args: argparse.Namespace) -> int:
     """Parse the position, search it at the level, print the verdict; 2 on bad input."""
     try:
-        position = parse_position(args.position)
-    except (NotationError, ValueError) as error:
-        print(f"reversi move: {error}", file=sys.stderr)
+        position = read_position(args.position)
+    except NotationError as error:
+        warn(f"reversi move: {error}")
         return 2
+    if position.is_game_over:
+        if args.json:
+            print(
+                json.dumps(
+                    {
+                        "move": None,
+                        "score": final_score(position.player, position.opponent),
+                        "depth": 0,
+                        "nodes": 0,
+                        "seconds": 0.0,
+                    }
+                )
+            )
+        else:
+            print("\n".join(game_over_lines(position)))
+        return 0
+    if args.depth is not None and min(args.depth, position.empties) > SLOW_DEPTH:
+        warn(
+            f"reversi move: depth {args.depth} with {position.empties} empty squares may take "
+            "a very long time (Ctrl+C stops)"
+        )
     rng = random.Random(args.seed) if args.seed is not None else None
     result = choose_move(
         position, args.level, think_time=args.think_time, rng=rng, depth=args.depth

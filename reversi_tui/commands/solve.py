@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 
-from reversi_tui.engine import NotationError, Position, parse_position, square_name
+from reversi_tui.commands.positions import game_over_lines, read_position
+from reversi_tui.engine import NotationError, Position, square_name
+from reversi_tui.engine.ai import SearchCancelled
 from reversi_tui.engine.ai.endgame import Solution, final_score, solve_best_moves
+from reversi_tui.terminal import warn
 
 #: Beyond this many empties a solve takes minutes or more in pure Python (18
 #: empties: about 6 s median on a 2-core machine; each extra empty about x2-3).
@@ -19,32 +21,48 @@ SLOW_EMPTIES = 20
 
 
 def run(args: argparse.Namespace) -> int:
-    """Solve ``args.position`` and print the best moves, score, nodes and time."""
+    """Solve ``args.position`` and print the best moves, score, nodes and time.
+
+    Exit status 0, or 2 for a bad position, or 1 when ``--time-limit`` runs out.
+    """
     try:
-        position = parse_position(args.position)
+        position = read_position(args.position)
     except NotationError as err:
-        print(f"reversi solve: {err}", file=sys.stderr)
+        warn(f"reversi solve: {err}")
         return 2
+    if position.is_game_over:
+        score = final_score(position.player, position.opponent)
+        if args.json:
+            print(json.dumps({"moves": [], "score": score, "nodes": 0, "seconds": 0.0}))
+        else:
+            print("\n".join(game_over_lines(position)))
+        return 0
     notes = []
     mover = position
-    if position.is_game_over:
-        notes.append("the game is over: the score is the final one")
-    elif position.must_pass:
+    if position.must_pass:
         notes.append(
             f"{position.turn.title} has no legal move and must pass; "
             f"{position.turn.opponent.title} then plays"
         )
         position = position.pass_turn()
-    if position.empties > SLOW_EMPTIES:
-        print(
-            f"{position.empties} empty squares: this may take a very long time (Ctrl+C stops)",
-            file=sys.stderr,
+    if position.empties > SLOW_EMPTIES and args.time_limit is None:
+        warn(
+            f"{position.empties} empty squares: this may take a very long time "
+            "(Ctrl+C stops; --time-limit S gives up after S seconds)"
         )
     start = time.perf_counter()
-    if position.is_game_over:
-        solution = Solution(final_score(position.player, position.opponent), (), {}, 1)
-    else:
-        solution = solve_best_moves(position.player, position.opponent, all_scores=args.all)
+    limit = args.time_limit
+    stop = None if limit is None else (lambda: time.perf_counter() - start > limit)
+    try:
+        solution = solve_best_moves(
+            position.player, position.opponent, all_scores=args.all, should_stop=stop
+        )
+    except SearchCancelled:
+        warn(
+            f"reversi solve: no answer within the time limit of {limit:g} s "
+            f"({position.empties} empty squares); raise --time-limit or leave it out"
+        )
+        return 1
     seconds = time.perf_counter() - start
     if args.json:
         print(json.dumps(_as_json(mover, solution, seconds, args.all)))

@@ -20,6 +20,7 @@ from reversi_tui.engine import Game
 from reversi_tui.match import MatchSettings
 from reversi_tui.match.sources import SourceFactory
 from reversi_tui.players import make_source
+from reversi_tui.terminal import warn
 from reversi_tui.tui.ascii import (
     ASCII_CLASS,
     AsciiFilter,
@@ -140,12 +141,13 @@ def run_app(settings: MatchSettings, args: argparse.Namespace) -> int:
         settings,
         glyphs=ASCII if args.ascii else UNICODE,
         delay=args.delay,
+        reply_delay=args.reply_delay,
         theme=DEFAULT_THEME,
         mouse=not args.no_mouse,
     )
     if theme not in app.available_themes:
         names = ", ".join(sorted(app.available_themes))
-        print(f"reversi: unknown theme {theme!r}; choose one of: {names}", file=sys.stderr)
+        warn(f"reversi: unknown theme {theme!r}; choose one of: {names}")
         return 2
     app.theme = theme
     # The computer searches in a thread; handing the GIL over every millisecond instead of

@@ -279,3 +279,33 @@ async def test_game_over_dialog_speaks_to_the_player_and_leaves_the_board_visibl
         assert not dialog.overlaps(board)
         for button in app.screen.query("Button"):
             assert "(" in str(button.label)  # every button shows its key
+
+
+async def test_footer_offers_play_only_when_the_board_takes_a_move() -> None:
+    white = FakeComputer(gated=True)
+    app = make_app(white=white)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.pause()
+        assert "Play" in footer_text(app) and "Pause" not in footer_text(app)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: ui(app).thinking)
+        await pilot.pause()
+        assert "Play" not in footer_text(app)
+        await pilot.press("enter")  # the board takes no move now: the status says why
+        assert ui(app).status == "Wait: White (Computer (medium)) is to move."
+        white.gate.set()
+        await settle(app, pilot)
+        assert "Play" in footer_text(app)
+
+
+async def test_footer_offers_pause_in_computer_against_computer() -> None:
+    app = make_app(FakeComputer(gated=True), FakeComputer(gated=True))
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_until(pilot, lambda: ui(app).thinking)
+        await pilot.pause()
+        keys = footer_text(app)
+        assert "Pause" in keys and "Play" not in keys and "Next" not in keys
+        await pilot.press("space")
+        assert ui(app).paused
+        await pilot.press("space")
+        assert not ui(app).paused

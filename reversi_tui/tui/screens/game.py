@@ -50,6 +50,8 @@ from reversi_tui.tui.widgets.too_small import TooSmall
 #: Actions that only make sense while reviewing a finished game, and those that don't.
 _REVIEW_ACTIONS = frozenset({"review_step", "review_edge", "play_from_here"})
 _LIVE_ACTIONS = frozenset({"hint", "undo", "redo"})
+#: Only when the computer plays both sides.
+_COMPUTERS_ACTIONS = frozenset({"toggle_pause"})
 _R = TypeVar("_R")
 
 
@@ -77,6 +79,9 @@ class GameScreen(Screen[None]):
         Binding("home", "review_edge(-1)", "Start", priority=True),
         Binding("end", "review_edge(1)", "End", priority=True),
         Binding("p", "play_from_here", "Play on"),
+        Binding("space", "toggle_pause", "Pause/Resume"),
+        # Enter or Space when the board takes no move (the computer's turn, review).
+        Binding("enter,space", "not_now", show=False),
         Binding("n", "new_game", "New"),
         Binding("q", "quit_game", "Quit"),
     ]
@@ -362,10 +367,20 @@ class GameScreen(Screen[None]):
             return self.reviewing
         if action in _LIVE_ACTIONS:
             return not self.reviewing
+        if action in _COMPUTERS_ACTIONS:
+            match = self.match
+            return not match.local_players and not match.is_over and not self.reviewing
         return True
 
     # Board input -------------------------------------------------------------------
     def on_board_chosen(self, message: Board.Chosen) -> None:
+        self._choose(message.square, message.key)
+
+    def action_not_now(self) -> None:
+        """Enter or Space while the board takes no move: say why."""
+        self._choose(None, "enter")
+
+    def _choose(self, square: int | None, key: str) -> None:
         match = self.match
         if self.reviewing:
             self.set_status(
@@ -374,12 +389,19 @@ class GameScreen(Screen[None]):
             )
             return
         if not match.local_players:
-            if message.key == "space":
+            if key == "space":
                 self.action_toggle_pause()
             else:
                 self.set_status("The computer plays both sides: Space pauses, n starts a new game.")
             return
-        reason = match.offer(message.square)
+        if match.is_over:
+            self.set_status("The game is over: n starts a new game.")
+            return
+        if square is None:
+            source = match.to_move
+            self.set_status(f"Wait: {match.turn.title} ({source.label}) is to move.")
+            return
+        reason = match.offer(square)
         if reason:
             self.set_status(reason)
 

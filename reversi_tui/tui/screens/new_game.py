@@ -62,9 +62,6 @@ class NewGameScreen(ModalScreen[MatchSettings | None]):
     NewGameScreen Select.-textual-compact > SelectOverlay.-textual-compact {
         border: round $accent !important;
     }
-    App.-ascii NewGameScreen Select.-textual-compact > SelectOverlay.-textual-compact {
-        border: ascii $accent !important;
-    }
     """
     )
     AUTO_FOCUS = ".first-focus"

@@ -153,7 +153,14 @@ class Board(Widget, can_focus=True):
         self._legal = 0
 
     # Model changes -----------------------------------------------------------------
-    def watch_view(self, view: BoardView) -> None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Play and Tab only while someone here may move (markers shown); otherwise the
+        keys go on to the screen (Space pauses computer against computer there)."""
+        if action in ("choose", "next_legal"):
+            return bool(self.view.markers)
+        return True
+
+    def watch_view(self, old: BoardView, view: BoardView) -> None:
         """A new position to show: restart the highlight, place the cursor, redo the preview.
 
         When someone here is to move and the cursor stands on a taken or illegal
@@ -169,6 +176,8 @@ class Board(Widget, can_focus=True):
             self.cursor = nearest_square(view.markers, self.cursor)
         self._preview = self._flips_at(self.cursor)
         self.refresh()
+        if bool(old.markers) != bool(view.markers):
+            self.refresh_bindings()
 
     def _end_flash(self) -> None:
         self._flash_timer = None

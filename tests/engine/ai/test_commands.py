@@ -93,7 +93,7 @@ def test_arena_same_level_labels_and_pool(capsys: pytest.CaptureFixture[str]) ->
     args = ["arena", "--black", "easy", "--white", "easy", "--games", "2", "--depth", "1"]
     assert main([*args, "--jobs", "2"]) == 0
     out = capsys.readouterr().out
-    assert "easy (A)" in out and "easy (B)" in out and "2 games" in out
+    assert "easy (--black)" in out and "easy (--white)" in out and "2 games" in out
 
 
 def test_arena_openings_are_reproducible_and_varied() -> None:
