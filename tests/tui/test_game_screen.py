@@ -309,3 +309,15 @@ async def test_footer_offers_pause_in_computer_against_computer() -> None:
         assert ui(app).paused
         await pilot.press("space")
         assert not ui(app).paused
+
+
+async def test_the_sidebar_shows_a_handicap_only_when_there_is_one() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        handicap = ui(app).sidebar.query_one("#handicap")
+        assert not handicap.display
+        settings = MatchSettings(PlayerSpec.human(), PlayerSpec.human(), 2, Color.WHITE)
+        ui(app)._start_new_game(settings)
+        await pilot.pause()
+        assert handicap.display
+        assert str(handicap.render()) == "Handicap: 2 corners for White"

@@ -76,8 +76,8 @@ class GameScreen(Screen[None]):
         # In review the arrows walk the game instead of the cursor: priority over the board.
         Binding("left,u", "review_step(-1)", "Back", priority=True),
         Binding("right,U,shift+u", "review_step(1)", "Forward", priority=True),
-        Binding("home", "review_edge(-1)", "Start", priority=True),
-        Binding("end", "review_edge(1)", "End", priority=True),
+        Binding("home", "review_edge(-1)", "Start", priority=True, show=False),
+        Binding("end", "review_edge(1)", "End", priority=True, show=False),
         Binding("p", "play_from_here", "Play on"),
         Binding("space", "toggle_pause", "Pause/Resume"),
         # Enter or Space when the board takes no move (the computer's turn, review).
