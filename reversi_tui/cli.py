@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import sys
 from collections.abc import Callable, Sequence
 
 from reversi_tui import __version__
 from reversi_tui.match.settings import LEVEL_NAMES, PLAYER_CHOICES
-from reversi_tui.terminal import is_terminal, warn
+from reversi_tui.terminal import is_terminal, reserve_standard_fds, silence_stdout, warn
 
 DESCRIPTION = """\
 Reversi (Othello rules) in the terminal.
@@ -32,6 +33,10 @@ POSITION_COMMANDS = ("move", "solve")
 
 #: Options that only the full-screen game reads; line mode says it ignores them.
 TUI_ONLY = ("--ascii", "--unicode", "--no-mouse", "--theme", "--delay", "--reply-delay")
+#: What ``reversi >&-`` prints (and exits 1): there is nowhere to write.
+STDOUT_CLOSED = "reversi: standard output is closed"
+#: A failed write on standard output with these is one line on stderr, not a traceback.
+WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 #: The TUI's pause between computer moves when --delay is not given.
 DEFAULT_DELAY = 0.5
 #: The least seconds the computer takes to answer a person when --reply-delay is not given.
@@ -240,7 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--depth", type=_int_range(1, 60), help="fixed depth for both sides")
     arena.add_argument("--seed", type=int, default=1, help="seed for openings and choices")
 
-    bench = commands.add_parser("bench", help="benchmarks: perft, solve FILE, tui")
+    bench = commands.add_parser("bench", help="benchmarks: perft, solve FILE, tui, fuzz")
     bench_kinds = bench.add_subparsers(dest="bench", metavar="KIND", required=True)
     perft = bench_kinds.add_parser("perft", help="count leaves from the start position")
     perft.add_argument(
@@ -268,6 +273,17 @@ def build_parser() -> argparse.ArgumentParser:
     bench_tui.add_argument(
         "--thinking", action="store_true", help="press the keys while the computer searches"
     )
+    bench_fuzz = bench_kinds.add_parser(
+        "fuzz", help="random bytes to the TUI's input parser and random key bursts to the app"
+    )
+    bench_fuzz.add_argument(
+        "--events",
+        type=_int_range(2, 10_000_000),
+        default=2000,
+        metavar="N",
+        help="events to send, half bytes and half keys (default: 2000)",
+    )
+    bench_fuzz.add_argument("--seed", type=int, default=1, help="random seed (default: 1)")
     return parser
 
 
@@ -279,6 +295,7 @@ _HANDLERS = {
     ("bench", "perft"): "reversi_tui.commands.bench:run_perft",
     ("bench", "solve"): "reversi_tui.commands.bench:run_solve",
     ("bench", "tui"): "reversi_tui.commands.bench_tui:run",
+    ("bench", "fuzz"): "reversi_tui.commands.bench_fuzz:run",
 }
 
 
@@ -324,6 +341,39 @@ def warn_ignored_in_line_mode(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The ``reversi`` command: its exit status, whatever happens to the streams.
+
+    Handled here once for every command: a closed standard output is refused in one
+    line; a broken pipe (``reversi --help | head -1``) exits 141 quietly, as death by
+    SIGPIPE would; a failed write (``> /dev/full``) says so in one line and exits 1;
+    Ctrl-C exits 130. Messages go to standard error, or nowhere when it is closed.
+    """
+    try:
+        reserve_standard_fds()
+        if sys.stdout is None:
+            warn(STDOUT_CLOSED)
+            return 1
+        try:
+            return _run(argv)
+        finally:
+            sys.stdout.flush()  # here, so that a failure is caught below
+    except BrokenPipeError:
+        silence_stdout()
+        return 141
+    except OSError as error:
+        if error.errno not in WRITE_ERRORS:
+            raise
+        silence_stdout()
+        warn(f"reversi: write error: {error.strerror}")
+        return 1
+    except KeyboardInterrupt:
+        # A newline first, past the ^C the terminal echoed; one line when not a terminal.
+        warn(("\n" if is_terminal(sys.stderr) else "") + "reversi: interrupted")
+        return 130
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """Parse the arguments and run the front end or command they name."""
     args = build_parser().parse_args(protect_positions(sys.argv[1:] if argv is None else argv))
     if args.command is None:
         if args.plain:
@@ -336,9 +386,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_tui(args)
     key = (args.command, args.bench) if args.command == "bench" else args.command
     module, _, name = _HANDLERS[key].partition(":")
-    try:
-        return int(getattr(importlib.import_module(module), name)(args))
-    except KeyboardInterrupt:
-        # A newline first, past the ^C the terminal echoed; one line when not a terminal.
-        warn(("\n" if is_terminal(sys.stderr) else "") + "reversi: interrupted")
-        return 130
+    return int(getattr(importlib.import_module(module), name)(args))

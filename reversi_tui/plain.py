@@ -3,7 +3,8 @@
 Typed input is not echoed, so ``reversi --plain < moves > out`` is the
 transcript minus what was typed. Input is read as bytes so that no junk,
 however malformed, can raise: anything that is not a legal RowCol move is an
-invalid move.
+invalid move. Lines are read with a limit, so no input (``< /dev/zero``) can
+make memory grow.
 """
 
 from __future__ import annotations
@@ -28,9 +29,15 @@ from reversi_tui.match import (
 from reversi_tui.match.session import Listener
 from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult, SourceFactory
 from reversi_tui.players import make_source
+from reversi_tui.terminal import warn
 
 _LETTER = {Color.BLACK: "B", Color.WHITE: "W"}
 _LETTERS = COLUMNS.encode()
+
+#: The longest line read as a move; a longer one is an invalid move.
+MAX_LINE = 4096
+#: The longest line skipped: past this the input is not moves at all (``< /dev/zero``).
+MAX_SKIP = 1 << 20
 
 
 def render_board(pos: Position) -> str:
@@ -63,6 +70,53 @@ def parse_input(raw: bytes) -> int | None:
 class InputEnded(Exception):
     """Standard input closed before the game was over."""
 
+    message = "reversi: input ended before the game was over"
+
+
+class LineTooLong(InputEnded):
+    """A line of input went on past ``MAX_SKIP`` bytes: it holds no moves."""
+
+    message = f"reversi: a line of input is over {MAX_SKIP} bytes long; stopping"
+
+
+class LineReader:
+    """Lines of at most ``MAX_LINE`` bytes from a binary stream, in bounded memory.
+
+    A longer line comes back empty (an invalid move, whatever it held) and its rest
+    is skipped before the next line; both players of a game share one reader, so a
+    skip carries over from one to the other.
+    """
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.stream = stream
+        #: True while the rest of an over-long line is still to be skipped.
+        self.skipping = False
+
+    def readline(self) -> bytes:
+        """The next line, newline included; raises InputEnded at the end of input.
+
+        Raises LineTooLong when a line runs on past ``MAX_SKIP`` bytes.
+        """
+        if self.skipping:
+            self._skip_rest()
+        line = self.stream.readline(MAX_LINE + 1)
+        if not line:
+            raise InputEnded
+        if len(line) > MAX_LINE and not line.endswith(b"\n"):
+            self.skipping = True
+            return b""
+        return line
+
+    def _skip_rest(self) -> None:
+        skipped = MAX_LINE
+        while skipped <= MAX_SKIP:
+            chunk = self.stream.readline(MAX_LINE)
+            if not chunk or chunk.endswith(b"\n"):
+                self.skipping = False
+                return
+            skipped += len(chunk)
+        raise LineTooLong
+
 
 class LineHuman:
     """A person typing RowCol moves on standard input; wrong lines are re-prompted."""
@@ -70,7 +124,7 @@ class LineHuman:
     takes_local_input = True
     label = "Human"
 
-    def __init__(self, stdin: BinaryIO, stdout: TextIO) -> None:
+    def __init__(self, stdin: LineReader, stdout: TextIO) -> None:
         self.stdin = stdin
         self.stdout = stdout
 
@@ -79,10 +133,7 @@ class LineHuman:
         while True:
             self.stdout.write(f"Enter move for colour {_LETTER[position.turn]} (RowCol): ")
             self.stdout.flush()
-            raw = self.stdin.readline()
-            if not raw:
-                raise InputEnded
-            sq = parse_input(raw)
+            sq = parse_input(self.stdin.readline())
             if sq is not None and position.is_legal(sq):
                 return PlayResult(sq)
             self.stdout.write("Invalid move. Try again.\n")
@@ -121,12 +172,13 @@ def play(
     """Run a game (``game``, or a new one) to its end on the given streams.
 
     Humans type on ``stdin``; every other player comes from ``make_computer``.
-    Raises InputEnded when the input ends first.
+    Raises InputEnded when the input ends first (LineTooLong when it is no lines).
     """
+    lines = LineReader(stdin)
 
     def make(spec: PlayerSpec, seed: int | None) -> MoveSource:
         if spec.kind is PlayerKind.HUMAN:
-            return LineHuman(stdin, stdout)
+            return LineHuman(lines, stdout)
         return make_computer(spec, seed)
 
     match = Match(settings, make, game=game)
@@ -142,20 +194,29 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+#: The line ``reversi --plain <&-`` prints (and exits 2).
+STDIN_CLOSED = "reversi: standard input is closed; line mode reads the moves from it"
+
+
 def run(settings: MatchSettings) -> int:
-    """Play on the process's standard streams; the exit status."""
+    """Play on the process's standard streams; the exit status.
+
+    Messages go to standard error, or nowhere when it is closed: never into the
+    transcript. A broken or full standard output is left to ``cli.main``.
+    """
+    if sys.stdin is None:
+        warn(STDIN_CLOSED)
+        return 2
     # asyncio's own Ctrl-C handler only cancels the loop's task, which cannot wake a
     # blocking readline; raising at once (its handler then stays out) ends the game now.
     signal.signal(signal.SIGINT, _interrupt)
     try:
         play(settings, sys.stdin.buffer, sys.stdout)
-    except InputEnded:
+    except InputEnded as ended:
         sys.stdout.flush()
-        print("reversi: input ended before the game was over", file=sys.stderr)
+        warn(ended.message)
         return 1
     except KeyboardInterrupt:
-        print("\nreversi: interrupted", file=sys.stderr)
+        warn("\nreversi: interrupted")
         return 130
-    except BrokenPipeError:
-        return 1
     return 0

@@ -48,6 +48,39 @@ def warn(line: str) -> None:
             print(line, file=sys.stderr, flush=True)
 
 
+def reserve_standard_fds() -> None:
+    """Open ``/dev/null`` on any of file descriptors 0, 1 and 2 that is closed.
+
+    With ``2>&-`` the next file or pipe opened would get descriptor 2 and catch
+    whatever is written to "standard error" (by a child process, or by Python on a
+    fatal error). ``sys.stdin``/``sys.stdout``/``sys.stderr`` stay None, so the
+    closed stream is still known as closed.
+    """
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+
+
+def silence_stdout() -> None:
+    """Send what is left of standard output to ``/dev/null``.
+
+    After a broken pipe or a full disk, Python's own flush at exit would fail again
+    and print "Exception ignored ... BrokenPipeError" (and exit 120); the Python
+    documentation's remedy (the "Note on SIGPIPE" in the signal module).
+    """
+    if sys.stdout is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+
+
 def terminal_problem(stdin: TextIO | None, stdout: TextIO | None) -> str | None:
     """The message to print when the full-screen game cannot run here, else None."""
     if is_terminal(stdin) and is_terminal(stdout):

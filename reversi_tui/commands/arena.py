@@ -10,21 +10,30 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 import statistics
-import sys
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from types import FrameType
 
 from reversi_tui.engine import Color, Game, Position
 from reversi_tui.engine.ai import choose_move
 from reversi_tui.match import Changed, Match, MatchEvent, MatchSettings, PlayerSpec, play_out
 from reversi_tui.players import make_source
+from reversi_tui.terminal import warn
 
 #: Random plies from the start position that make an opening.
 OPENING_PLIES = 6
 #: An opening is kept when a depth-4 search scores it within this many discs.
 BALANCE_LIMIT = 3.0
+#: Signals that end a run at once, as Ctrl+C does (which raises KeyboardInterrupt).
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+#: Seconds a terminated worker gets to exit before it is killed.
+WORKER_GRACE = 2.0
+#: Held back while a worker starts, until it has set its own handlers.
+HELD_SIGNALS = {signal.SIGINT, *STOP_SIGNALS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,20 +107,22 @@ def play_game(spec: GameSpec) -> ArenaResult:
     )
 
 
-def game_specs(args: argparse.Namespace) -> list[GameSpec]:
-    """The games to play: colours swap every game, a new opening every pair."""
+def game_specs(args: argparse.Namespace) -> Iterator[GameSpec]:
+    """The games to play, lazily: colours swap every game, a new opening every pair.
+
+    Each opening costs a short search, so they are worked out as the games need
+    them: ``--games 100000`` starts at once instead of after minutes of silence.
+    """
     a = PlayerSpec.computer(args.black, args.think_time, args.depth)
     b = PlayerSpec.computer(args.white, args.think_time, args.depth)
     stream = openings(args.seed)
-    specs = []
     opening: tuple[int, ...] = ()
     for i in range(args.games):
         if i % 2 == 0:
             opening = next(stream)
         a_black = i % 2 == 0
         black, white = (a, b) if a_black else (b, a)
-        specs.append(GameSpec(i, opening, black, white, args.seed * 100_003 + i, a_black))
-    return specs
+        yield GameSpec(i, opening, black, white, args.seed * 100_003 + i, a_black)
 
 
 def labels(black: str, white: str) -> tuple[str, str]:
@@ -153,23 +164,119 @@ def summary(records: list[ArenaResult], label_a: str, label_b: str) -> list[str]
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the games (in a pool with ``--jobs`` > 1), printing progress to stderr."""
-    specs = game_specs(args)
+    """Play the games (in a pool with ``--jobs`` > 1), printing progress to stderr.
+
+    Ctrl+C (exit status 130, reported by the caller) and SIGTERM or SIGHUP (128
+    plus the signal's number) stop at once: the workers are ended, not awaited.
+    """
+    total = args.games
     label_a, label_b = labels(args.black, args.white)
+    jobs = "1 process" if args.jobs == 1 else f"{args.jobs} processes"
+    warn(f"arena: {total} games, {label_a} against {label_b}, {jobs}; Ctrl+C stops")
     records: list[ArenaResult] = []
-    if args.jobs > 1:
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            for record in pool.map(play_game, specs):
-                records.append(record)
-                _progress(record, len(specs), label_a, label_b)
-    else:
-        for spec in specs:
-            record = play_game(spec)
-            records.append(record)
-            _progress(record, len(specs), label_a, label_b)
+
+    def record(result: ArenaResult) -> None:
+        records.append(result)
+        _progress(result, total, label_a, label_b)
+
+    previous = {sig: signal.signal(sig, _stop_on_signal) for sig in STOP_SIGNALS}
+    try:
+        if args.jobs > 1:
+            _play_in_pool(game_specs(args), args.jobs, record)
+        else:
+            for spec in game_specs(args):
+                record(play_game(spec))
+    except _Stopped as stopped:
+        warn(f"reversi arena: stopped by {signal.Signals(stopped.signum).name}")
+        return 128 + stopped.signum
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     for line in summary(records, label_a, label_b):
         print(line)
     return 0
+
+
+class _Stopped(Exception):
+    """SIGTERM or SIGHUP arrived: unwind, end the workers, exit with 128 + ``signum``."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop_on_signal(signum: int, frame: FrameType | None) -> None:
+    raise _Stopped(signum)
+
+
+def _play_in_pool(
+    specs: Iterator[GameSpec], jobs: int, record: Callable[[ArenaResult], None]
+) -> None:
+    """Play ``specs`` on ``jobs`` processes, passing each result to ``record`` in order.
+
+    Only a few games are queued ahead of the results, so openings are worked out
+    as the pool needs them. Any exception (Ctrl+C, a stop signal, a failed game)
+    ends the workers before it goes on.
+    """
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_setup)
+    pending: deque[Future[ArenaResult]] = deque()
+    try:
+        for spec in specs:
+            pending.append(_submit(pool, spec))
+            if len(pending) >= 2 * jobs:
+                record(pending.popleft().result())
+        while pending:
+            record(pending.popleft().result())
+    except BaseException:
+        _end_workers(pool)
+        raise
+    pool.shutdown()
+
+
+def _submit(pool: ProcessPoolExecutor, spec: GameSpec) -> Future[ArenaResult]:
+    """Queue one game, holding Ctrl+C and the stop signals back meanwhile.
+
+    The first call forks the workers: held back, a signal waits in a new worker
+    until ``_worker_setup`` has set it aside, instead of raising there (a
+    traceback) before it could.
+    """
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
+    try:
+        return pool.submit(play_game, spec)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _worker_setup() -> None:
+    """In each worker: leave Ctrl+C and the stop signals to the parent.
+
+    A terminal sends SIGINT to every process of the foreground job; the parent
+    ends the workers itself. They do not inherit its SIGTERM handler either (a
+    forked child would), so ``terminate()`` ends them at once.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD_SIGNALS)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate the pool's workers now, with the games they are playing.
+
+    ``ProcessPoolExecutor.shutdown`` waits for the running games (seconds each)
+    even with ``cancel_futures``, and Python before 3.14 has no
+    ``terminate_workers()``: the workers are ended through the pool's private
+    ``_processes``.
+    """
+    processes = list((pool._processes or {}).values())
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(WORKER_GRACE)
+        if process.is_alive():
+            process.kill()
+            process.join()
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def progress_line(record: ArenaResult, total: int, label_a: str, label_b: str) -> str:
@@ -180,4 +287,4 @@ def progress_line(record: ArenaResult, total: int, label_a: str, label_b: str) -
 
 
 def _progress(record: ArenaResult, total: int, label_a: str, label_b: str) -> None:
-    print(progress_line(record, total, label_a, label_b), file=sys.stderr, flush=True)
+    warn(progress_line(record, total, label_a, label_b))

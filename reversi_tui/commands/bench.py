@@ -6,8 +6,8 @@ import argparse
 import statistics
 import sys
 import time
-from pathlib import Path
 
+from reversi_tui.commands.solve import SLOW_EMPTIES
 from reversi_tui.engine import PASS, Position, parse_position, parse_square, square_name
 from reversi_tui.engine.ai.endgame import EndgameResult, solve
 from reversi_tui.engine.bitboard import perft
@@ -15,6 +15,13 @@ from reversi_tui.terminal import warn
 
 #: Depth 10 takes tens of seconds in pure Python; each ply more about 9 times as long.
 SLOW_PERFT = 10
+#: The longest line of a positions file (one with every move's score is under 400).
+MAX_LINE = 4096
+#: How Edax's obf files write a pass.
+PASS_NAMES = ("PS", "PA", "PASS")
+
+#: A position to solve: its line number, the position, and the file's scores.
+Case = tuple[int, Position, dict[int, int]]
 
 
 def run_perft(args: argparse.Namespace) -> int:
@@ -44,24 +51,24 @@ def run_solve(args: argparse.Namespace) -> int:
     one of several best moves): that check is solved separately, untimed.
     """
     try:
-        lines = Path(args.file).read_text(encoding="utf-8").splitlines()
+        cases = read_cases(args.file, args.limit)
     except (OSError, UnicodeDecodeError) as err:
-        print(f"reversi bench solve: cannot read {args.file}: {err}", file=sys.stderr)
+        warn(f"reversi bench solve: cannot read {args.file}: {err}")
         return 2
-    cases = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            cases.append((number, parse_position(line), _reference_scores(line)))
-        except ValueError as err:
-            print(f"reversi bench solve: {args.file}, line {number}: {err}", file=sys.stderr)
-            return 2
-    if args.limit is not None:
-        cases = cases[: args.limit]
+    except ValueError as err:
+        warn(f"reversi bench solve: {args.file}, {err}")
+        return 2
     if not cases:
-        print(f"reversi bench solve: {args.file} holds no positions", file=sys.stderr)
+        warn(f"reversi bench solve: {args.file} holds no positions")
         return 2
+    slow = [(number, position) for number, position, _ in cases if position.empties > SLOW_EMPTIES]
+    if slow:
+        number, position = max(slow, key=lambda case: case[1].empties)
+        others = f" ({len(slow)} positions above {SLOW_EMPTIES})" if len(slow) > 1 else ""
+        warn(
+            f"reversi bench solve: line {number} has {position.empties} empty squares{others}: "
+            "this may take a very long time (Ctrl+C stops)"
+        )
     rows: list[str] = []
     times: list[float] = []
     cpu_times: list[float] = []
@@ -93,8 +100,39 @@ def run_solve(args: argparse.Namespace) -> int:
     return 1 if mismatches else 0
 
 
+def read_cases(path: str, limit: int | None = None) -> list[Case]:
+    """The positions of an obf file with their line numbers and reference scores.
+
+    Blank lines and comments (``#`` or ``%``, as in Edax's files) are skipped and a
+    UTF-8 byte order mark is allowed; reading stops after ``limit`` positions. A
+    line longer than ``MAX_LINE`` characters (``/dev/zero`` has no end of line) is
+    refused, not read into memory. Raises ValueError naming the line at fault.
+    """
+    cases: list[Case] = []
+    with open(path, encoding="utf-8-sig") as lines:
+        number = 0
+        while limit is None or len(cases) < limit:
+            line = lines.readline(MAX_LINE + 1)
+            if not line:
+                break
+            number += 1
+            if len(line.rstrip("\n")) > MAX_LINE:
+                raise ValueError(f"line {number}: longer than {MAX_LINE} characters")
+            text = line.strip()
+            if not text or text.startswith(("#", "%")):
+                continue
+            try:
+                cases.append((number, parse_position(text), _reference_scores(text)))
+            except ValueError as err:
+                raise ValueError(f"line {number}: {err}") from None
+    return cases
+
+
 def _reference_scores(line: str) -> dict[int, int]:
-    """``A2:+38; C7:+36`` after the position, as {square: score}; may be empty."""
+    """``A2:+38; C7:+36`` after the position, as {square: score}; may be empty.
+
+    A side that must pass has the move ``PS`` (or ``PA``), as Edax writes it.
+    """
     scores = {}
     for field in line.split(";")[1:]:
         field = field.strip()
@@ -103,7 +141,8 @@ def _reference_scores(line: str) -> dict[int, int]:
             if not sep:
                 raise ValueError(f"{field!r} is not MOVE:SCORE such as A2:+38")
             try:
-                scores[parse_square(name)] = int(value)
+                move = PASS if name.strip().upper() in PASS_NAMES else parse_square(name)
+                scores[move] = int(value)
             except ValueError:
                 raise ValueError(f"{field!r} is not MOVE:SCORE such as A2:+38") from None
     return scores
@@ -116,10 +155,12 @@ def _verdict(position: Position, result: EndgameResult, reference: dict[int, int
     best = max(reference.values())
     if result.score != best:
         return f"MISMATCH: expected {best:+d}"
-    if reference.get(result.move) == best:
+    # A pass is the only move of a side that must pass: whatever the file calls it
+    # (PS, PA, or the reply after it), the score decides.
+    if result.move == PASS or reference.get(result.move) == best:
         return "OK"
-    if result.move == PASS or result.move in reference:
-        return f"MISMATCH: the file gives {square_name(result.move)} {reference.get(result.move)}"
+    if result.move in reference:
+        return f"MISMATCH: the file gives {square_name(result.move)} {reference[result.move]:+d}"
     child = position.play(result.move)
     if -solve(child.player, child.opponent).score == best:
         return "OK (move verified)"

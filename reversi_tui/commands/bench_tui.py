@@ -10,6 +10,7 @@ screen writes nothing. Prints medians and maxima.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fcntl
 import os
 import pty
@@ -20,6 +21,10 @@ import struct
 import sys
 import termios
 import time
+from typing import NoReturn
+
+from reversi_tui.terminal import warn
+from reversi_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 
 #: No output for this long means the app has finished answering.
 QUIET = 0.25
@@ -27,6 +32,14 @@ QUIET = 0.25
 FLASH_FADE = 1.0
 
 KEYS = [b"\x1b[C", b"\x1b[B", b"\x1b[D", b"\x1b[A"]
+
+
+class NothingMeasured(Exception):
+    """The app gave nothing to time: it exited, or drew nothing in answer to the keys."""
+
+
+class _AppEnded(Exception):
+    """The pty was closed: the app has exited."""
 
 
 def _read_burst(fd: int, quiet: float, limit: float) -> tuple[int, float]:
@@ -40,24 +53,25 @@ def _read_burst(fd: int, quiet: float, limit: float) -> tuple[int, float]:
             break
         try:
             chunk = os.read(fd, 65536)
-        except OSError:
-            break
+        except OSError:  # EIO: the app closed the terminal
+            raise _AppEnded from None
         if not chunk:
-            break
+            raise _AppEnded
         total += len(chunk)
         last = time.perf_counter()
     return total, last
 
 
 def measure(columns: int, rows: int, presses: int, thinking: bool) -> dict[str, float]:
+    """Start the app in a pty of ``columns`` x ``rows`` and time ``presses`` cursor keys.
+
+    Raises NothingMeasured when the app exits, or answers no key.
+    """
     pid, fd = pty.fork()
     if pid == 0:
-        os.environ["TERM"] = "xterm-256color"
-        os.environ["LC_ALL"] = "C.UTF-8"  # the Unicode board, whatever the caller's locale
-        os.environ.pop("NO_COLOR", None)
-        white = ["expert", "--think-time", "60"] if thinking else ["human"]
-        os.execvp(sys.executable, [sys.executable, "-m", "reversi_tui", "--white", *white])
+        _exec_app(thinking)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    ended = False
     try:
         start = time.perf_counter()
         select.select([fd], [], [], 15.0)
@@ -80,6 +94,8 @@ def measure(columns: int, rows: int, presses: int, thinking: bool) -> dict[str, 
             size, last = _read_burst(fd, QUIET, 5.0)
             latencies.append((last - sent) * 1000 if size else 0.0)
             sizes.append(size)
+        if not any(sizes):
+            raise NothingMeasured(f"the app drew nothing in answer to {presses} cursor keys")
         return {
             "startup_s": startup,
             "first_frame_bytes": first,
@@ -89,14 +105,58 @@ def measure(columns: int, rows: int, presses: int, thinking: bool) -> dict[str, 
             "key_bytes_median": statistics.median(sizes),
             "key_bytes_max": max(sizes),
         }
+    except _AppEnded:
+        _, status = os.waitpid(pid, 0)
+        ended = True
+        raise NothingMeasured(f"the app exited ({_describe(status)})") from None
     finally:
-        os.kill(pid, signal.SIGTERM)
-        os.waitpid(pid, 0)
+        if not ended:
+            os.kill(pid, signal.SIGTERM)
+            os.waitpid(pid, 0)
         os.close(fd)
 
 
+def _exec_app(thinking: bool) -> NoReturn:
+    """In the forked child: become the app, or exit 127 if it cannot be started.
+
+    Nothing may return from here: the child would go on running the parent's code
+    (its measurement, or a test runner's next tests).
+    """
+    try:
+        os.environ["TERM"] = "xterm-256color"
+        os.environ["LC_ALL"] = "C.UTF-8"  # the Unicode board, whatever the caller's locale
+        os.environ.pop("NO_COLOR", None)
+        white = ["expert", "--think-time", "60"] if thinking else ["human"]
+        os.execvp(sys.executable, [sys.executable, "-m", "reversi_tui", "--white", *white])
+    except BaseException as err:
+        with contextlib.suppress(OSError):
+            os.write(2, f"reversi bench tui: cannot start {sys.executable}: {err}\n".encode())
+    finally:
+        os._exit(127)
+
+
+def _describe(status: int) -> str:
+    """``exit status 127`` or ``killed by SIGSEGV`` from a ``waitpid`` status."""
+    if os.WIFSIGNALED(status):
+        return f"killed by {signal.Signals(os.WTERMSIG(status)).name}"
+    return f"exit status {os.waitstatus_to_exitcode(status)}"
+
+
 def run(args: argparse.Namespace) -> int:
-    r = measure(args.columns, args.rows, args.presses, args.thinking)
+    """Measure and print the figures; exit status 2 below the game's minimum size and 1
+    when nothing could be measured (the app did not start or never answered a key)."""
+    if args.columns < MIN_WIDTH or args.rows < MIN_HEIGHT:
+        warn(
+            f"reversi bench tui: nothing to measure at {args.columns}x{args.rows}: below "
+            f"{MIN_WIDTH}x{MIN_HEIGHT} the app only asks for a larger terminal "
+            "and does not answer keys"
+        )
+        return 2
+    try:
+        r = measure(args.columns, args.rows, args.presses, args.thinking)
+    except NothingMeasured as err:
+        warn(f"reversi bench tui: nothing measured: {err}")
+        return 1
     print(f"terminal {args.columns}x{args.rows}, TERM=xterm-256color, {args.presses} cursor keys")
     if args.thinking:
         print("keys pressed while the computer (expert) searches")

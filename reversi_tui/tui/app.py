@@ -29,8 +29,10 @@ from reversi_tui.tui.ascii import (
     install_scrollbars,
 )
 from reversi_tui.tui.commands import GameCommands
+from reversi_tui.tui.input import guard_option_list_paging, input_driver
 from reversi_tui.tui.screens.game import GameScreen
 from reversi_tui.tui.screens.help import HelpScreen
+from reversi_tui.tui.signals import install_exit_signals, remove_exit_signals
 from reversi_tui.tui.themes import BOARD_VARIABLES, DEFAULT_THEME, THEMES
 from reversi_tui.tui.thinking import Advisor, default_advisor
 from reversi_tui.tui.widgets.board_art import ASCII, UNICODE, Glyphs
@@ -71,7 +73,9 @@ class ReversiApp(App[int]):
         ``delay`` paces computer against computer, ``reply_delay`` is the least time
         the computer takes to answer a person here; ``mouse`` is False when the app runs
         without the mouse (``--no-mouse``), so the help does not offer it."""
-        super().__init__()
+        # Input that kills Textual 8.2.8 (stray bytes, huge numbers, replies) is survived.
+        super().__init__(driver_class=input_driver())
+        guard_option_list_paging()
         #: In ASCII mode (``glyphs.ascii_only``) every character on screen is ASCII.
         self.ascii_filter: AsciiFilter | None = None
         if glyphs.ascii_only:
@@ -109,6 +113,13 @@ class ReversiApp(App[int]):
         """In ASCII mode every palette (commands, themes) gets an ASCII prompt."""
         if self.ascii_filter is not None and isinstance(self.screen, CommandPalette):
             asciify_palette(self.screen)
+
+    def on_load(self) -> None:
+        """SIGTERM, SIGHUP and SIGINT exit as quitting does, restoring the terminal."""
+        install_exit_signals(self)
+
+    def on_unmount(self) -> None:
+        remove_exit_signals(self)
 
     def get_default_screen(self) -> GameScreen:
         return self.game_screen

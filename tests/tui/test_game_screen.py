@@ -321,3 +321,16 @@ async def test_the_sidebar_shows_a_handicap_only_when_there_is_one() -> None:
         await pilot.pause()
         assert handicap.display
         assert str(handicap.render()) == "Handicap: 2 corners for White"
+
+
+async def test_a_dialog_answered_twice_in_one_burst_closes_once() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "q")
+        assert isinstance(app.screen, ConfirmScreen)
+        for key in ("n", "enter", "escape"):  # as a terminal delivers a burst: no pause between
+            app.simulate_key(key)
+        await pilot.pause()
+        await pilot.pause()
+        assert app.is_running and not isinstance(app.screen, ConfirmScreen)
+        assert ui(app).match.in_progress

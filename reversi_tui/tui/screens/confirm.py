@@ -7,13 +7,34 @@ stray Enter never throws a game away.
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+from weakref import WeakSet
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
 from reversi_tui.tui.widgets.footer import KeyFooter
+
+_R = TypeVar("_R")
+#: Dialogs already answered: a second answer in the same burst of keys is ignored.
+_closing: WeakSet[Screen[Any]] = WeakSet()
+
+
+def dismiss_once(screen: Screen[_R], result: _R) -> None:
+    """Dismiss ``screen`` with ``result`` unless it has been answered already.
+
+    Two answering keys in one burst (``y`` then Enter, as a fast typist or a paste
+    sends them) would dismiss a dialog twice, and Textual 8.2.8 then raises
+    ``InvalidStateError`` setting the dialog's result again and kills the app.
+    """
+    if screen in _closing or not screen.is_current:
+        return
+    _closing.add(screen)
+    screen.dismiss(result)
+
 
 DIALOG_CSS = """
 {name} {{
@@ -70,7 +91,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(event.button.id == "yes")
+        dismiss_once(self, event.button.id == "yes")
 
     def action_answer(self, value: bool) -> None:
-        self.dismiss(value)
+        dismiss_once(self, value)

@@ -16,7 +16,7 @@ from textual.widgets import Button, Static
 
 from reversi_tui.engine import Color
 from reversi_tui.match import Result, Termination
-from reversi_tui.tui.screens.confirm import DIALOG_CSS
+from reversi_tui.tui.screens.confirm import DIALOG_CSS, dismiss_once
 from reversi_tui.tui.widgets.footer import KeyFooter
 
 Choice = Literal["review", "new", "quit"]
@@ -87,7 +87,8 @@ class GameOverScreen(ModalScreen[Choice]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(event.button.id)  # type: ignore[arg-type]
+        choices: dict[str | None, Choice] = {"new": "new", "quit": "quit"}
+        dismiss_once(self, choices.get(event.button.id, "review"))
 
     def action_choose(self, choice: Choice) -> None:
-        self.dismiss(choice)
+        dismiss_once(self, choice)

@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Static
 
+from reversi_tui.tui.screens.confirm import dismiss_once
 from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
 from reversi_tui.tui.widgets.footer import KeyFooter
 
@@ -239,7 +240,7 @@ class HelpScreen(ModalScreen[None]):
         yield KeyFooter()
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        dismiss_once(self, None)
 
 
 def _notes(notes: tuple[str, ...]) -> Group:

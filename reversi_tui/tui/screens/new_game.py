@@ -12,7 +12,7 @@ from textual.widgets import Button, Label, Select, Static
 
 from reversi_tui.engine import Color
 from reversi_tui.match import LEVEL_NAMES, MatchSettings, PlayerSpec
-from reversi_tui.tui.screens.confirm import DIALOG_CSS
+from reversi_tui.tui.screens.confirm import DIALOG_CSS, dismiss_once
 from reversi_tui.tui.widgets.footer import KeyFooter
 
 PLAYER_OPTIONS = (("Human", "human"), *((f"Computer - {level}", level) for level in LEVEL_NAMES))
@@ -138,7 +138,7 @@ class NewGameScreen(ModalScreen[MatchSettings | None]):
             self.action_cancel()
 
     def action_start(self) -> None:
-        self.dismiss(self.settings())
+        dismiss_once(self, self.settings())
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        dismiss_once(self, None)

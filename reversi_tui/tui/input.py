@@ -1,0 +1,243 @@
+"""The TUI survives any input: workarounds for Textual 8.2.8's input path.
+
+Everything a terminal (or a player over SSH) can send reaches Textual's parser,
+and in 8.2.8 several inputs kill the app or worse:
+
+- a byte that is not UTF-8 (a Latin-1 terminal's ``é``, an 8-bit Meta key, an X10
+  mouse report past column 95) raises ``UnicodeDecodeError`` in the input thread,
+  whose strict incremental decoder (``LinuxDriver.run_input_thread``) then panics
+  the app: ``input_decoder`` replaces such bytes instead (see ``driver.py``);
+- an escape sequence with a huge number (``ESC [ 9999999999999999999 A``,
+  ``ESC [ 1114112 u``) makes ``XTermParser._parse_extended_key`` call ``chr()`` out
+  of range (``OverflowError``/``ValueError``), which ends the parser's generator and
+  the app; ``SafeParser`` ignores such a key, and restarts the parser afresh after
+  any other fault of the upstream parser rather than let it end the app;
+- an in-band resize report (``ESC [ 48 ; 99999 ; 99999 ; 0 ; 0 t``) resizes the app
+  to whatever it says (1.3 GB in 10 s at 99999x99999): ``SafeParser`` ignores sizes
+  outside 1..``MAX_CELLS`` and pixel sizes of zero (which divide mouse positions);
+- a terminal's reply string (DCS ``ESC P ... ESC \\``, OSC, APC, PM, SOS) is read
+  as keys, so the ``q`` of ``ESC P $ q ESC \\`` quits: ``SafeParser`` swallows them;
+- ``OptionList._move_page`` looks up the highlighted option's line before the list
+  has been laid out (``KeyError``): PageUp right after Ctrl+P, or in a ``Select``'s
+  drop-down opened in the same key burst, killed the app.
+  ``guard_option_list_paging`` makes paging wait for the layout.
+"""
+
+from __future__ import annotations
+
+import codecs
+import sys
+from collections.abc import Callable, Generator, Iterable
+from typing import TYPE_CHECKING, Literal
+
+from textual import constants, events
+from textual._parser import ParseEOF, ParseError, ParseTimeout, Peek1, Read1, TokenCallback
+from textual._xterm_parser import XTermParser
+from textual.keys import Keys
+from textual.message import Message
+from textual.widgets import OptionList
+
+if TYPE_CHECKING:
+    from textual.driver import Driver
+
+#: The most columns or rows a terminal may report; larger sizes are taken for garbage.
+MAX_CELLS = 1000
+ESC = "\x1b"
+#: After ESC, these start a string that ends with ST (ESC \\) or BEL: DCS, OSC, APC, PM, SOS.
+STRING_INTRODUCERS = frozenset("P]_^X")
+#: The 8-bit (C1) forms of the same, and their ST.
+C1_INTRODUCERS = frozenset("\x90\x9d\x9f\x9e\x98")
+C1_STRING_TERMINATOR = "\x9c"
+BEL = "\x07"
+#: Seconds without a character after which an unterminated reply string is dropped.
+STRING_TIMEOUT = 1.0
+
+Request = Read1 | Peek1
+
+
+def input_decoder() -> Callable[..., str]:
+    """An incremental UTF-8 decoder's ``decode`` that replaces what is not UTF-8.
+
+    Textual 8.2.8 decodes with ``errors="strict"``: one stray byte ended the app.
+    """
+    return codecs.getincrementaldecoder("utf-8")(errors="replace").decode
+
+
+def sane_size(width: int, height: int) -> bool:
+    """A terminal size worth believing: 1 to ``MAX_CELLS`` columns and rows."""
+    return 1 <= width <= MAX_CELLS and 1 <= height <= MAX_CELLS
+
+
+class _Restartable:
+    """Textual's parser generator, started afresh whenever it raises.
+
+    The upstream generator dies with the first exception; the sequence that caused
+    it is then dropped and the next character starts a new one.
+    """
+
+    def __init__(self, start: Callable[[], Generator[Request, str, None]]) -> None:
+        self._start = start
+        self.finished = False
+        self._generator = start()
+        self.awaiting: Request = next(self._generator)
+
+    def send(self, character: str) -> None:
+        self._advance(lambda: self._generator.send(character))
+
+    def throw(self, error: ParseError) -> None:
+        self._advance(lambda: self._generator.throw(error))
+
+    def _advance(self, step: Callable[[], Request]) -> None:
+        try:
+            self.awaiting = step()
+        except StopIteration:
+            self.finished = True
+        except Exception:  # any fault of the upstream parser: start over
+            self._generator = self._start()
+            self.awaiting = next(self._generator)
+
+
+class SafeParser(XTermParser):
+    """Textual's ``XTermParser``, made to survive any input (see the module's notes)."""
+
+    def __init__(self, debug: bool = False) -> None:
+        #: The last size believed, restored when a report is not.
+        self._sane_terminal_size: tuple[int, int] | None = None
+        super().__init__(debug)
+
+    def _deliver(self, token_callback: TokenCallback[Message]) -> TokenCallback[Message]:
+        """``token_callback``, but absurd sizes never reach the app."""
+
+        def deliver(token: Message) -> None:
+            if isinstance(token, events.Resize):
+                width, height = token.size
+                if not sane_size(width, height):
+                    self.terminal_size = self._sane_terminal_size
+                    self.terminal_pixel_size = None
+                    return
+                self._sane_terminal_size = (width, height)
+                pixels = token.pixel_size
+                if pixels is not None and (pixels.width <= 0 or pixels.height <= 0):
+                    self.terminal_pixel_size = None
+            token_callback(token)
+
+        return deliver
+
+    def parse(self, token_callback: TokenCallback[Message]) -> Generator[Request, str, None]:
+        """Textual's parse, behind a filter that swallows the terminal's reply strings.
+
+        An ESC is held until the next character says what it starts: a reply string
+        is dropped up to its terminator; anything else goes on to Textual's parser.
+        ESC and an introducer with nothing after them within the escape delay are a
+        key (Alt+P, say), as before.
+        """
+        deliver = self._deliver(token_callback)
+        upstream = _Restartable(lambda: super(SafeParser, self).parse(deliver))
+        held = False  # an ESC is waiting for the next character
+        introducer = ""  # in a reply string: what started it (ESC P, or a C1 character)
+        body = False  # in a reply string: at least one character after the introducer
+        string_escape = False  # in a reply string: an ESC came, perhaps ST's
+        while not upstream.finished:
+            if introducer:
+                request: Request = self.read1(STRING_TIMEOUT if body else constants.ESCAPE_DELAY)
+            elif held:
+                request = self.read1(constants.ESCAPE_DELAY)
+            else:
+                request = upstream.awaiting
+            try:
+                character = yield request
+            except ParseTimeout:
+                if introducer and not body and len(introducer) == 2:
+                    for held_character in introducer:  # ESC P alone: a key
+                        upstream.send(held_character)
+                    upstream.throw(ParseTimeout())
+                elif held:
+                    upstream.send(ESC)
+                    upstream.throw(ParseTimeout())
+                elif not introducer:
+                    upstream.throw(ParseTimeout())
+                held = body = string_escape = False
+                introducer = ""
+                continue
+            except ParseEOF:
+                if held:
+                    upstream.send(ESC)
+                upstream.throw(ParseEOF())
+                return
+            if introducer:
+                body = True
+                if string_escape:
+                    string_escape = False
+                    introducer = ""
+                    if character == "\\":
+                        continue  # ST: the reply is over
+                    held = True  # ESC and not ST: the string was cut short; ESC starts anew
+                elif character == ESC:
+                    string_escape = True
+                    continue
+                elif character in (BEL, C1_STRING_TERMINATOR):
+                    introducer = ""
+                    continue
+                else:
+                    continue
+            if held:
+                held = False
+                if character in STRING_INTRODUCERS:
+                    introducer, body = ESC + character, False
+                    continue
+                upstream.send(ESC)
+            if character == ESC:
+                held = True
+            elif character in C1_INTRODUCERS:
+                introducer, body = character, True
+            else:
+                upstream.send(character)
+
+    def _sequence_to_key_events(self, sequence: str, alt: bool = False) -> Iterable[events.Key]:
+        """Textual's keys, but a code point out of range is a key to ignore, not a crash."""
+        try:
+            return list(super()._sequence_to_key_events(sequence, alt))
+        except (OverflowError, ValueError):
+            return [events.Key(Keys.Ignore, sequence)]
+
+    def feed(self, data: str) -> Iterable[Message]:
+        """Textual's feed; after the end of input, further data is ignored."""
+        if self.is_eof:
+            return ()
+        return super().feed(data)
+
+
+def input_driver() -> type[Driver] | None:
+    """The driver whose input thread survives any input; None where Textual's is kept.
+
+    Only the POSIX driver (``LinuxDriver``) is replaced; on Windows Textual chooses.
+    """
+    if sys.platform == "win32":
+        return None
+    from reversi_tui.tui.driver import ReversiDriver
+
+    return ReversiDriver
+
+
+def _guarded_move_page(self: OptionList, direction: Literal[-1, 1]) -> None:
+    """``OptionList._move_page``, once the options have been laid out into lines."""
+    if not self._options or self.highlighted is None:
+        return
+    if self.highlighted not in self._index_to_line or not self._lines:
+        return  # not laid out yet (Textual 8.2.8 raised KeyError here): nothing to page
+    _move_page(self, direction)
+
+
+_move_page: Callable[[OptionList, Literal[-1, 1]], None] = OptionList._move_page
+
+
+def guard_option_list_paging() -> None:
+    """PageUp/PageDown in an option list before its first layout do nothing.
+
+    Textual 8.2.8's ``OptionList._move_page`` reads ``_index_to_line``, filled only
+    once the list knows its size; the command palette's list and a ``Select``'s
+    drop-down receive keys before that in a fast burst, and ``KeyError`` ended the app.
+    Both lists are built inside Textual, so the method itself is guarded (once).
+    """
+    if OptionList._move_page is not _guarded_move_page:
+        setattr(OptionList, "_move_page", _guarded_move_page)  # noqa: B010
