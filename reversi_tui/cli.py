@@ -7,10 +7,14 @@ import errno
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NoReturn
 
 from reversi_tui import __version__
 from reversi_tui.match.settings import LEVEL_NAMES, PLAYER_CHOICES
 from reversi_tui.terminal import is_terminal, reserve_standard_fds, silence_stdout, warn
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 DESCRIPTION = """\
 Reversi (Othello rules) in the terminal.
@@ -106,8 +110,31 @@ def _int_range(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, except that a failed write on standard output is not hidden.
+
+    ``ArgumentParser._print_message`` ignores OSError: ``reversi --help > /dev/full``
+    or into a closed pipe would exit 0 having written nothing. Raised, ``main``
+    reports it as it does every failed write. Standard error stays best effort, and
+    an error's usage goes there even when it is closed (argparse would then print it
+    on standard output, into a transcript).
+    """
+
+    def error(self, message: str) -> NoReturn:
+        warn(f"{self.format_usage()}{self.prog}: error: {message}")
+        sys.exit(2)
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        if not message:
+            return
+        if file is None or file is sys.stderr:
+            warn(message.removesuffix("\n"))
+        else:
+            file.write(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="reversi",
         description=DESCRIPTION,
         epilog=EPILOG,

@@ -37,8 +37,7 @@ def test_the_chunks_include_what_broke_textual() -> None:
 
 
 @pytest.mark.xfail(
-    reason="the fuzz finds crashes outside the input path, not yet fixed: ConfirmScreen "
-    "answered twice in one burst (y then Enter: InvalidStateError in Screen.dismiss), "
+    reason="the fuzz finds crashes outside the input path, not yet fixed: "
     "Select's label updated after the new-game dialog closed (NoMatches), keys after "
     "quitting headless (ScreenStackError)",
     strict=False,
