@@ -12,7 +12,6 @@ import io
 import os
 import pty
 import resource
-import select
 import signal
 import struct
 import subprocess
@@ -27,6 +26,8 @@ import pytest
 from reversi_tui import plain
 from reversi_tui.cli import STDOUT_CLOSED
 from reversi_tui.match import MatchSettings, PlayerSpec
+
+from .ptys import read_until, reap
 
 ROOT = Path(__file__).parent.parent
 DATA = Path(__file__).parent / "data" / "plain"
@@ -251,37 +252,6 @@ def spawn_app(*args: str) -> tuple[int, int]:
             os._exit(127)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     return pid, fd
-
-
-def read_until(fd: int, wanted: bytes | None, limit: float = 30.0) -> bytes:
-    """Output until ``wanted`` appears (or, with None, until the pty closes), within ``limit``."""
-    seen = b""
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline and (wanted is None or wanted not in seen):
-        ready, _, _ = select.select([fd], [], [], 0.2)
-        if not ready:
-            continue
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:  # EIO: the child has gone and the pty closed
-            break
-        if not chunk:
-            break
-        seen += chunk
-    return seen
-
-
-def reap(pid: int, limit: float = 20.0) -> int | None:
-    """The child's exit status, or None (after killing it) if it has not ended in time."""
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return os.waitstatus_to_exitcode(status)
-        time.sleep(0.05)
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-    return None
 
 
 #: What leaves the terminal as it was: main screen, cursor shown, mouse reports off.

@@ -11,11 +11,8 @@ import argparse
 import io
 import os
 import pty
-import select
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -32,6 +29,8 @@ from reversi_tui.terminal import (
     terminal_problem,
     use_ascii,
 )
+
+from .ptys import read_until, reap
 
 ROOT = Path(__file__).parent.parent
 #: A UTF-8 environment for the children, whatever the machine running the tests has.
@@ -252,39 +251,6 @@ def spawn_in_pty(*, stdin_devnull: bool = False, stderr_devnull: bool = False) -
 
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     return pid, fd
-
-
-def read_until(fd: int, wanted: bytes | None, limit: float = 30.0) -> bytes:
-    """Output until ``wanted`` appears (or, with None, until the end), within ``limit`` s."""
-    seen = b""
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        if wanted is not None and wanted in seen:
-            break
-        ready, _, _ = select.select([fd], [], [], 0.2)
-        if not ready:
-            continue
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:  # EIO: the child has gone and the pty closed
-            break
-        if not chunk:
-            break
-        seen += chunk
-    return seen
-
-
-def reap(pid: int, limit: float = 20.0) -> int | None:
-    """The child's exit status, or None (after killing it) if it has not ended in time."""
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return os.waitstatus_to_exitcode(status)
-        time.sleep(0.05)
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-    return None
 
 
 def test_stdin_not_a_terminal_is_refused_even_with_output_on_one() -> None:

@@ -19,6 +19,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from reversi_tui.tui.screens.confirm import dismiss_once
+from reversi_tui.tui.widgets.board import mark_css
 from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
 from reversi_tui.tui.widgets.footer import KeyFooter
 
@@ -161,18 +162,7 @@ class Legend(Widget):
         "board--last",
         "board--preview",
     }
-    DEFAULT_CSS = """
-    Legend { height: auto; }
-    Legend > .board--grid { color: $board-grid; background: $board-felt; }
-    Legend > .board--cell { background: $board-felt; }
-    Legend > .board--black { color: $disc-black; }
-    Legend > .board--white { color: $disc-white; }
-    Legend > .board--legal { color: $board-legal; text-style: bold; }
-    Legend > .board--cursor { color: $board-cursor; text-style: bold; }
-    Legend > .board--cursor-cell { background: $board-cursor-cell; }
-    Legend > .board--last { color: $board-last; }
-    Legend > .board--preview { background: $board-preview; }
-    """
+    DEFAULT_CSS = "Legend { height: auto; }" + mark_css("Legend")
 
     def __init__(self, glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -56,6 +56,24 @@ _PENDING_CORNER = Style(bold=True)
 _PENDING_LETTER = Style(bold=True, reverse=True)
 
 
+def mark_css(widget: str) -> str:
+    """The board's mark colours for ``widget``'s ``board--*`` component classes (the board,
+    and the help's legend, which must look the same)."""
+    return f"""
+    {widget} > .board--label {{ color: $board-label; }}
+    {widget} > .board--grid {{ color: $board-grid; background: $board-felt; }}
+    {widget} > .board--cell {{ background: $board-felt; }}
+    {widget} > .board--black {{ color: $disc-black; }}
+    {widget} > .board--white {{ color: $disc-white; }}
+    {widget} > .board--legal {{ color: $board-legal; text-style: bold; }}
+    {widget} > .board--cursor {{ color: $board-cursor; text-style: bold; }}
+    {widget} > .board--cursor-cell {{ background: $board-cursor-cell; }}
+    {widget} > .board--last {{ color: $board-last; }}
+    {widget} > .board--flash {{ background: $board-flash; }}
+    {widget} > .board--preview {{ background: $board-preview; }}
+    """
+
+
 @dataclass(frozen=True, slots=True)
 class BoardView:
     """Everything the board shows of a game at one ply: a value, never the live game."""
@@ -109,18 +127,7 @@ class Board(Widget, can_focus=True):
         height: 1fr;
         background: $background;
     }
-    Board > .board--label { color: $board-label; }
-    Board > .board--grid { color: $board-grid; background: $board-felt; }
-    Board > .board--cell { background: $board-felt; }
-    Board > .board--black { color: $disc-black; }
-    Board > .board--white { color: $disc-white; }
-    Board > .board--legal { color: $board-legal; text-style: bold; }
-    Board > .board--cursor { color: $board-cursor; text-style: bold; }
-    Board > .board--cursor-cell { background: $board-cursor-cell; }
-    Board > .board--last { color: $board-last; }
-    Board > .board--flash { background: $board-flash; }
-    Board > .board--preview { background: $board-preview; }
-    """
+    """ + mark_css("Board")
 
     cursor: reactive[int] = reactive(19, repaint=False)
     view: reactive[BoardView] = reactive(BoardView(Position.initial()), repaint=False)
