@@ -97,8 +97,9 @@ def group_members(pgid: int) -> list[int]:
         (signal.SIGINT, True, 130),  # Ctrl+C in a terminal: the whole foreground job
         (signal.SIGINT, False, 130),
         (signal.SIGTERM, False, 143),
+        (signal.SIGKILL, False, -signal.SIGKILL),  # no handler runs: the kernel ends them
     ],
-    ids=["ctrl-c", "sigint", "sigterm"],
+    ids=["ctrl-c", "sigint", "sigterm", "sigkill"],
 )
 def test_arena_pool_stops_at_once(signum: int, to_group: bool, status: int) -> None:
     process = subprocess.Popen(
@@ -117,6 +118,7 @@ def test_arena_pool_stops_at_once(signum: int, to_group: bool, status: int) -> N
         _, err = process.communicate(timeout=5)
         assert process.returncode == status
         assert "Traceback" not in err, err
+        # (after SIGKILL the group lives on in the orphaned workers, until they end)
         deadline = time.monotonic() + 5
         while group_members(process.pid):
             assert time.monotonic() < deadline, f"left running: {group_members(process.pid)}"

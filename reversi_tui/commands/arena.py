@@ -9,9 +9,12 @@ Games are independent, so ``--jobs`` spreads them over a process pool.
 from __future__ import annotations
 
 import argparse
+import ctypes
+import os
 import random
 import signal
 import statistics
+import sys
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -34,6 +37,8 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 WORKER_GRACE = 2.0
 #: Held back while a worker starts, until it has set its own handlers.
 HELD_SIGNALS = {signal.SIGINT, *STOP_SIGNALS}
+#: ``prctl`` option: the signal a process gets when its parent dies (linux/prctl.h).
+PR_SET_PDEATHSIG = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +223,7 @@ def _play_in_pool(
     as the pool needs them. Any exception (Ctrl+C, a stop signal, a failed game)
     ends the workers before it goes on.
     """
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_setup)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_setup, initargs=(os.getpid(),))
     pending: deque[Future[ArenaResult]] = deque()
     try:
         for spec in specs:
@@ -247,17 +252,36 @@ def _submit(pool: ProcessPoolExecutor, spec: GameSpec) -> Future[ArenaResult]:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-def _worker_setup() -> None:
+def _worker_setup(parent: int) -> None:
     """In each worker: leave Ctrl+C and the stop signals to the parent.
 
     A terminal sends SIGINT to every process of the foreground job; the parent
     ends the workers itself. They do not inherit its SIGTERM handler either (a
-    forked child would), so ``terminate()`` ends them at once.
+    forked child would), so ``terminate()`` ends them at once. A parent killed
+    outright (SIGKILL, the OOM killer) cannot end them: on Linux the kernel does.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for sig in STOP_SIGNALS:
         signal.signal(sig, signal.SIG_DFL)
+    _die_with(parent)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD_SIGNALS)
+
+
+def _die_with(parent: int) -> None:
+    """Have the kernel send SIGTERM to this process when ``parent`` dies (Linux).
+
+    ``prctl(PR_SET_PDEATHSIG)``; a parent already gone before it took effect is
+    checked for after. Elsewhere nothing is done.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _end_workers(pool: ProcessPoolExecutor) -> None:

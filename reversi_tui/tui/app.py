@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Iterator, Sequence
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
@@ -30,6 +31,7 @@ from reversi_tui.tui.ascii import (
 )
 from reversi_tui.tui.commands import GameCommands
 from reversi_tui.tui.input import guard_option_list_paging, input_driver
+from reversi_tui.tui.palette import open_palette, open_theme_picker
 from reversi_tui.tui.screens.game import GameScreen
 from reversi_tui.tui.screens.help import HelpScreen
 from reversi_tui.tui.signals import install_exit_signals, remove_exit_signals
@@ -120,6 +122,25 @@ class ReversiApp(App[int]):
 
     def on_unmount(self) -> None:
         remove_exit_signals(self)
+
+    def action_command_palette(self) -> None:
+        """Ctrl+P: one palette at a time, safe to close at once (``tui/palette.py``)."""
+        open_palette(self)
+
+    def search_themes(self) -> None:
+        """The palette's Theme entry, as safe as the palette itself."""
+        open_theme_picker(self)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys queued behind the one that quit are dropped.
+
+        Textual 8.2.8's ``App.on_event`` reads ``app.screen`` for every key, and
+        raises ``ScreenStackError`` for keys that arrive in the same burst as the
+        one that quit, once the screens are gone.
+        """
+        if isinstance(event, events.Key) and not self.screen_stack:
+            return
+        await super().on_event(event)
 
     def get_default_screen(self) -> GameScreen:
         return self.game_screen

@@ -9,6 +9,7 @@ Pilot tests press the bursts that crashed ``OptionList`` paging.
 
 from __future__ import annotations
 
+import asyncio
 import fcntl
 import os
 import pty
@@ -23,12 +24,17 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from textual import events
-from textual.command import CommandPalette
-from textual.widgets import OptionList
+from textual.app import App, ComposeResult
+from textual.command import CommandList, CommandPalette
+from textual.css.query import NoMatches
+from textual.pilot import Pilot
+from textual.widgets import OptionList, Select
+from textual.widgets._select import SelectOverlay
 
 from reversi_tui.tui.app import ReversiApp
 from reversi_tui.tui.input import MAX_CELLS, SafeParser, input_decoder
 from reversi_tui.tui.screens.new_game import NewGameScreen
+from reversi_tui.tui.widgets.select import SafeSelect
 
 from .helpers import make_app, settle, wait_until
 
@@ -310,3 +316,117 @@ def test_paging_an_option_list_that_is_not_laid_out_does_nothing() -> None:
     options.highlighted = 1
     options._move_page(-1)
     assert options.highlighted == 1
+
+
+# Key bursts that open and close a dialog or the palette in one read. Each of these
+# killed the app in Textual 8.2.8 (see tui/palette.py and tui/widgets/select.py).
+
+
+async def open_palette(app: ReversiApp, pilot: Pilot[int], *, themes: bool = False) -> None:
+    """The command palette (or the theme picker), with its list shown and highlighted."""
+    if themes:
+        app.search_themes()
+    else:
+        await pilot.press("ctrl+p")
+
+    def shown() -> bool:
+        lists = app.screen.query(CommandList) if isinstance(app.screen, CommandPalette) else []
+        return any(c.option_count for c in lists)
+
+    await wait_until(pilot, shown)
+    await pilot.press("down")
+
+
+@pytest.mark.parametrize("themes", [False, True], ids=["palette", "theme picker"])
+async def test_a_command_chosen_twice_in_one_burst_closes_the_palette_once(themes: bool) -> None:
+    """Two Enters dismissed the palette twice, and the second took the game screen."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await open_palette(app, pilot, themes=themes)
+        burst(app, "enter", "enter")
+        await wait_until(pilot, lambda: not isinstance(app.screen, CommandPalette))
+        await pilot.pause(0.1)
+        assert app.is_running and app.return_code is None
+        assert app.game_screen in app.screen_stack
+
+
+async def test_the_palette_opened_as_the_app_quits() -> None:
+    """Its commands were gathered after the app had taken its list away."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        burst(app, "ctrl+q", "ctrl+p", "escape")
+        await wait_for_exit(app)
+    assert app.return_code == 0
+
+
+async def test_keys_behind_the_one_that_quit_are_dropped() -> None:
+    """Textual read ``app.screen`` for a key that came after the screens had gone."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+q")  # no game in progress: quits at once
+        await wait_for_exit(app)
+    assert not app.screen_stack
+    await app.on_event(events.Key("a", "a"))  # raised ScreenStackError
+    assert app.return_code == 0
+
+
+async def test_two_ctrl_p_in_one_burst_open_one_palette() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        burst(app, "ctrl+p", "ctrl+p")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await pilot.pause(0.1)
+        assert app.is_running and app.return_code is None
+        assert sum(isinstance(s, CommandPalette) for s in app.screen_stack) == 1
+
+
+@pytest.mark.parametrize(
+    ("keys", "started"),
+    [(("n", "y"), True), (("n", "y", "y"), True), (("n", "escape", "y"), False)],
+)
+async def test_the_new_game_dialog_opened_and_answered_in_one_burst(
+    keys: tuple[str, ...], started: bool
+) -> None:
+    """``y`` reached the dialog before its fields were mounted: NoMatches('#handicap')."""
+    app = make_app(moves="f5")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        first = app.game_screen.match
+        burst(app, *keys)
+        await wait_until(pilot, lambda: app.screen is app.game_screen)
+        await settle(app, pilot)
+        assert app.is_running and app.return_code is None
+        assert (app.game_screen.match is not first) is started
+
+
+async def test_a_select_whose_parts_are_gone_takes_a_value_quietly() -> None:
+    """Textual's Select raised NoMatches when its value changed as its dialog closed."""
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield SafeSelect((("a", 1), ("b", 2)), value=1, allow_blank=False)
+            yield Select((("a", 1), ("b", 2)), value=1, allow_blank=False, id="plain")
+
+    app = One()
+    async with app.run_test() as pilot:
+        safe, plain = app.query_one(SafeSelect), app.query_one("#plain", Select)
+        for select in (safe, plain):
+            await select.query_one(SelectOverlay).remove()
+        safe.value = 2
+        with pytest.raises(NoMatches):  # what the guard is for
+            plain.value = 2
+        safe.action_show_overlay()
+        await pilot.pause()
+        assert safe.value == 2
+
+
+async def wait_for_exit(app: ReversiApp) -> None:
+    """Until the app has stopped (not ``Pilot.pause``: it reads ``app.screen``)."""
+    deadline = time.monotonic() + 5
+    while app.is_running:
+        assert time.monotonic() < deadline, "the app did not exit"
+        await asyncio.sleep(0.01)

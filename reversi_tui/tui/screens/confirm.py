@@ -23,6 +23,11 @@ _R = TypeVar("_R")
 _closing: WeakSet[Screen[Any]] = WeakSet()
 
 
+def answered(screen: Screen[Any]) -> bool:
+    """True once ``screen`` has been answered (or is no longer the one on top)."""
+    return screen in _closing or not screen.is_current
+
+
 def dismiss_once(screen: Screen[_R], result: _R) -> None:
     """Dismiss ``screen`` with ``result`` unless it has been answered already.
 
@@ -30,7 +35,7 @@ def dismiss_once(screen: Screen[_R], result: _R) -> None:
     sends them) would dismiss a dialog twice, and Textual 8.2.8 then raises
     ``InvalidStateError`` setting the dialog's result again and kills the app.
     """
-    if screen in _closing or not screen.is_current:
+    if answered(screen):
         return
     _closing.add(screen)
     screen.dismiss(result)

@@ -12,15 +12,16 @@ from textual.widgets import Button, Label, Select, Static
 
 from reversi_tui.engine import Color
 from reversi_tui.match import LEVEL_NAMES, MatchSettings, PlayerSpec
-from reversi_tui.tui.screens.confirm import DIALOG_CSS, dismiss_once
+from reversi_tui.tui.screens.confirm import DIALOG_CSS, answered, dismiss_once
 from reversi_tui.tui.widgets.footer import KeyFooter
+from reversi_tui.tui.widgets.select import SafeSelect
 
 PLAYER_OPTIONS = (("Human", "human"), *((f"Computer - {level}", level) for level in LEVEL_NAMES))
 HANDICAP_OPTIONS = (("none", 0), *((f"{n} corner{'s' * (n > 1)}", n) for n in range(1, 5)))
 
 
 def _select(options: tuple[tuple[str, object], ...], value: object, id: str) -> Select[object]:
-    return Select(options, value=value, allow_blank=False, compact=True, id=id)
+    return SafeSelect(options, value=value, allow_blank=False, compact=True, id=id)
 
 
 class NewGameScreen(ModalScreen[MatchSettings | None]):
@@ -109,12 +110,17 @@ class NewGameScreen(ModalScreen[MatchSettings | None]):
     def on_select_changed(self, event: Select.Changed) -> None:
         """ "Handicap for" means something only with a handicap."""
         if event.select.id == "handicap":
-            self.query_one("#handicap-colour", Select).disabled = not event.value
+            for colour in self.query("#handicap-colour").results(Select):  # gone once closing
+                colour.disabled = not event.value
 
     def settings(self) -> MatchSettings:
+        """The chosen settings; a field not mounted yet still shows its starting value.
+
+        (``n`` then ``y`` in one read reaches Start before the fields are mounted.)
+        """
         c = self.current
-        handicap = self.query_one("#handicap", Select).selection
-        colour = self.query_one("#handicap-colour", Select).selection
+        handicap = self._chosen("#handicap", c.handicap)
+        colour = self._chosen("#handicap-colour", c.handicap_colour)
         return replace(
             c,
             black=self._player("#black", c.black),
@@ -123,9 +129,16 @@ class NewGameScreen(ModalScreen[MatchSettings | None]):
             handicap_colour=colour if isinstance(colour, Color) else Color.BLACK,
         )
 
+    def _chosen(self, selector: str, initial: object) -> object:
+        """The selection of the field ``selector``, or ``initial`` before it is mounted."""
+        for field in self.query(selector).results(Select):
+            if field.is_mounted:
+                return field.selection
+        return initial
+
     def _player(self, selector: str, current: PlayerSpec) -> PlayerSpec:
         """The chosen player; a computer keeps the clock ``--think-time`` gave either side."""
-        choice = self.query_one(selector, Select).selection
+        choice = self._chosen(selector, current.choice)
         c = self.current
         clock = current.think_time or c.black.think_time or c.white.think_time
         return PlayerSpec.parse(choice if isinstance(choice, str) else "human", clock)
@@ -138,7 +151,8 @@ class NewGameScreen(ModalScreen[MatchSettings | None]):
             self.action_cancel()
 
     def action_start(self) -> None:
-        dismiss_once(self, self.settings())
+        if not answered(self):  # a second Start in one burst finds the dialog gone
+            dismiss_once(self, self.settings())
 
     def action_cancel(self) -> None:
         dismiss_once(self, None)
