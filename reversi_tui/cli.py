@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from reversi_tui import __version__
 from reversi_tui.match.settings import LEVEL_NAMES, PLAYER_CHOICES
+from reversi_tui.records.paths import DATA_DIR_ENV
 from reversi_tui.terminal import is_terminal, reserve_standard_fds, silence_stdout, warn
 
 if TYPE_CHECKING:
@@ -36,7 +37,16 @@ BOARD_CHARACTERS = frozenset("-.XxOo*0")
 POSITION_COMMANDS = ("move", "solve")
 
 #: Options that only the full-screen game reads; line mode says it ignores them.
-TUI_ONLY = ("--ascii", "--unicode", "--no-mouse", "--theme", "--delay", "--reply-delay")
+TUI_ONLY = (
+    "--ascii",
+    "--unicode",
+    "--no-mouse",
+    "--theme",
+    "--delay",
+    "--reply-delay",
+    "--new",
+    "--resume",
+)
 #: What ``reversi >&-`` prints (and exits 1): there is nowhere to write.
 STDOUT_CLOSED = "reversi: standard output is closed"
 #: A failed write on standard output with these is one line on stderr, not a traceback.
@@ -159,7 +169,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--handicap",
         type=_int_range(0, 4),
-        default=0,
         metavar="N",
         help="pre-place N corner discs (0-4, corners a1, h8, h1, a8) for --handicap-colour",
     )
@@ -167,7 +176,6 @@ def build_parser() -> argparse.ArgumentParser:
         "--handicap-colour",
         "--handicap-color",
         choices=("black", "white"),
-        default="black",
         help="the colour that gets the handicap corners (default: black)",
     )
     parser.add_argument(
@@ -220,6 +228,36 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--theme", action=_TuiOnly, metavar="NAME", help="start with this theme (see the palette)"
     )
+    parser.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help=f"keep autosaves, saved games, records and settings in DIR (default: the "
+        f"user's data directory; also ${DATA_DIR_ENV})",
+    )
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument(
+        "--new",
+        action=_TuiOnly,
+        nargs=0,
+        default=False,
+        help="start a new game without offering the unfinished ones",
+    )
+    start.add_argument(
+        "--resume",
+        action=_TuiOnly,
+        nargs=0,
+        default=False,
+        help="resume the most recent unfinished game without asking",
+    )
+    start.add_argument(
+        "--load",
+        metavar="FILE",
+        help="play on from a game file: PGN, GGF, a move list or a position",
+    )
+    start.add_argument(
+        "--moves", metavar="MOVES", help="play on after these moves from the start (f5d6c3...)"
+    )
+    start.add_argument("--position", metavar="POSITION", help=f"play on from here: {POSITION_HELP}")
 
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
 
@@ -272,6 +310,42 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--depth", type=_int_range(1, 60), help="fixed depth for both sides")
     arena.add_argument("--seed", type=int, default=1, help="seed for openings and choices")
 
+    convert = commands.add_parser(
+        "convert", help="a game file (PGN, GGF, a move list, a position) in another format"
+    )
+    convert.add_argument("source", metavar="SOURCE", help="a game file, or - for standard input")
+    convert.add_argument(
+        "--to",
+        choices=("pgn", "ggf", "moves", "position"),
+        required=True,
+        help="pgn, ggf, moves (f5d6c3...) or position (the final one; - to move when over)",
+    )
+    convert.add_argument(
+        "--game",
+        type=_int_range(1, 100000),
+        default=1,
+        metavar="N",
+        help="which game of a file with several (default: the first)",
+    )
+
+    history = commands.add_parser(
+        "history",
+        help="the finished games recorded: table, JSON or PGN",
+        description="The finished games in the records database, newest first. They are "
+        f"read from the data directory: reversi --data-dir DIR history, or ${DATA_DIR_ENV}.",
+    )
+    history.add_argument(
+        "--limit",
+        type=_int_range(1, 10000),
+        metavar="N",
+        help="only the N most recent games, 1-10000 (default: all)",
+    )
+    history_output = history.add_mutually_exclusive_group()
+    history_output.add_argument("--json", action="store_true", help="a JSON array, one per game")
+    history_output.add_argument(
+        "--export", metavar="FILE", help="write the games to FILE as one multi-game PGN file"
+    )
+
     bench = commands.add_parser("bench", help="benchmarks: perft, solve FILE, tui, fuzz")
     bench_kinds = bench.add_subparsers(dest="bench", metavar="KIND", required=True)
     perft = bench_kinds.add_parser("perft", help="count leaves from the start position")
@@ -319,6 +393,8 @@ _HANDLERS = {
     "move": "reversi_tui.commands.move:run_move",
     "solve": "reversi_tui.commands.solve:run",
     "arena": "reversi_tui.commands.arena:run",
+    "history": "reversi_tui.commands.history:run",
+    "convert": "reversi_tui.commands.convert:run",
     ("bench", "perft"): "reversi_tui.commands.bench:run_perft",
     ("bench", "solve"): "reversi_tui.commands.bench:run_solve",
     ("bench", "tui"): "reversi_tui.commands.bench_tui:run",
@@ -345,9 +421,16 @@ def protect_positions(argv: Sequence[str]) -> list[str]:
     """``move``/``solve``: a position led by ``-`` goes last, after ``--``.
 
     So ``reversi move ---...--- --json`` needs no ``--`` of the user's. Arguments
-    that already follow a ``--`` are left alone.
+    that already follow a ``--`` are left alone. ``--position`` followed by a
+    position led by ``-`` becomes ``--position=<position>``.
     """
     args = list(argv)
+    for i in range(len(args) - 1):
+        if args[i] == "--":
+            break
+        if args[i] == "--position" and looks_like_position(args[i + 1]):
+            args[i : i + 2] = [f"--position={args[i + 1]}"]
+            break
     start = next((i for i, arg in enumerate(args) if arg in POSITION_COMMANDS), None)
     if start is None or "--" in args:
         return args

@@ -198,7 +198,7 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
 STDIN_CLOSED = "reversi: standard input is closed; line mode reads the moves from it"
 
 
-def run(settings: MatchSettings) -> int:
+def run(settings: MatchSettings, *, game: Game | None = None) -> int:
     """Play on the process's standard streams; the exit status.
 
     Messages go to standard error, or nowhere when it is closed: never into the
@@ -211,7 +211,7 @@ def run(settings: MatchSettings) -> int:
     # blocking readline; raising at once (its handler then stays out) ends the game now.
     signal.signal(signal.SIGINT, _interrupt)
     try:
-        play(settings, sys.stdin.buffer, sys.stdout)
+        play(settings, sys.stdin.buffer, sys.stdout, game=game)
     except InputEnded as ended:
         sys.stdout.flush()
         warn(ended.message)

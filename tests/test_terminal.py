@@ -144,7 +144,7 @@ def test_run_tui_hands_the_app_the_resolved_choice(
         monkeypatch.setenv(name, value)
     seen: list[bool] = []
 
-    def fake_run_app(settings: object, args: argparse.Namespace) -> int:
+    def fake_run_app(args: argparse.Namespace) -> int:
         seen.append(args.ascii)
         return 0
 

@@ -8,26 +8,89 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from reversi_tui.engine import Color
+from reversi_tui.engine import Color, Game, parse_position
+from reversi_tui.engine.notation import NotationError, parse_move_list
 from reversi_tui.match import MatchSettings, PlayerSpec
+from reversi_tui.records.settings_file import StoredSettings
 from reversi_tui.terminal import is_terminal, terminal_problem, use_ascii, warn
 
+#: The most bytes ``--load`` reads: game files are a few kilobytes.
+MOST_GAME_FILE_BYTES = 4 * 1024 * 1024
 
-def settings_from_args(args: argparse.Namespace, black: str, white: str) -> MatchSettings:
-    """``black``/``white`` are the front end's defaults when the option is absent."""
+
+class StartError(Exception):
+    """A game to start from (``--load``, ``--moves``, ``--position``) that cannot be used."""
+
+
+def settings_from_args(
+    args: argparse.Namespace, black: str, white: str, stored: StoredSettings | None = None
+) -> MatchSettings:
+    """The options, over the remembered settings (``stored``), over the front end's
+    defaults ``black``/``white`` (line mode remembers nothing: its runs are scripts)."""
+    kept = stored if stored is not None else StoredSettings(black=black, white=white)
+    think = args.think_time if args.think_time is not None else kept.think_time
+    handicap = args.handicap if args.handicap is not None else kept.handicap
+    colour = args.handicap_colour or kept.handicap_colour
     return MatchSettings(
-        black=PlayerSpec.parse(args.black or black, args.think_time),
-        white=PlayerSpec.parse(args.white or white, args.think_time),
-        handicap=args.handicap,
-        handicap_colour=Color.WHITE if args.handicap_colour == "white" else Color.BLACK,
+        black=PlayerSpec.parse(args.black or kept.black, think),
+        white=PlayerSpec.parse(args.white or kept.white, think),
+        handicap=handicap,
+        handicap_colour=Color.WHITE if colour == "white" else Color.BLACK,
         seed=args.seed,
     )
+
+
+def start_game(args: argparse.Namespace) -> Game | None:
+    """The game ``--load``, ``--moves`` or ``--position`` gives to play on; None for none.
+
+    Raises StartError with one line for the player.
+    """
+    if args.handicap and (args.load or args.moves or args.position):
+        raise StartError("--handicap starts a new game; it cannot go with a game to play on")
+    try:
+        if args.position is not None:
+            return Game(parse_position(args.position))
+        if args.moves is not None:
+            return Game.from_moves(None, parse_move_list(args.moves))
+        if args.load is not None:
+            text = read_game_file(args.load)
+            from reversi_tui.records.formats import read_game
+
+            return read_game(text).record.game()
+    except (NotationError, ValueError) as error:
+        raise StartError(str(error)) from None
+    return None
+
+
+def read_game_file(name: str) -> str:
+    """A game file's text (``-`` is standard input), bounded, decoded tolerantly."""
+    try:
+        if name == "-":
+            data = sys.stdin.buffer.read(MOST_GAME_FILE_BYTES + 1)
+        else:
+            with open(name, "rb") as file:
+                data = file.read(MOST_GAME_FILE_BYTES + 1)
+    except OSError as error:
+        raise StartError(f"cannot read {name}: {error.strerror}") from None
+    if len(data) > MOST_GAME_FILE_BYTES:
+        raise StartError(f"{name} is too big for a game file")
+    if b"\0" in data:
+        raise StartError(f"{name} is not a game file (it holds binary data)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
 
 
 def run_plain(args: argparse.Namespace) -> int:
     from reversi_tui import plain
 
-    return plain.run(settings_from_args(args, "human", "human"))
+    try:
+        game = start_game(args)
+    except StartError as error:
+        warn(f"reversi: {error}")
+        return 2
+    return plain.run(settings_from_args(args, "human", "human"), game=game)
 
 
 def run_tui(args: argparse.Namespace) -> int:
@@ -50,7 +113,7 @@ def run_tui(args: argparse.Namespace) -> int:
         )
         from reversi_tui.tui.app import run_app
 
-        return run_app(settings_from_args(args, "human", "medium"), args)
+        return run_app(args)
 
 
 @contextmanager

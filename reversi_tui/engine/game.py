@@ -160,6 +160,15 @@ class Game:
     def can_redo(self) -> bool:
         return bool(self._redo)
 
+    @property
+    def redo_moves(self) -> list[Move]:
+        """The taken-back plies, in the order redo would play them again (passes included).
+
+        ``Game.from_moves(start, moves + redo_moves)`` followed by one ``undo`` per
+        move that is not a pass rebuilds the same game with the same redo stack.
+        """
+        return [ply.move for group in reversed(self._redo) for ply in group]
+
     def undo(self) -> list[Ply]:
         """Take back the last move and the forced pass after it; returns them (oldest first)."""
         if not self.can_undo:

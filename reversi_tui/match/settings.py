@@ -72,6 +72,18 @@ class PlayerSpec:
         return "Human" if self.kind is PlayerKind.HUMAN else f"Computer ({self.level})"
 
 
+def handicap_of(start: Position) -> tuple[int, Color] | None:
+    """The handicap (corners, colour) that gives ``start``: (0, Black) for the usual
+    start, None for any other position (a loaded one)."""
+    if start == handicap_position(0, Color.BLACK):
+        return 0, Color.BLACK
+    for corners in range(1, 5):
+        for colour in Color:
+            if start == handicap_position(corners, colour):
+                return corners, colour
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class MatchSettings:
     """Everything needed to start a game the same way again."""

@@ -16,11 +16,17 @@ from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.filter import LineFilter
 from textual.screen import Screen
+from textual.theme import Theme
 
 from reversi_tui.engine import Game
 from reversi_tui.match import MatchSettings
 from reversi_tui.match.sources import SourceFactory
 from reversi_tui.players import make_source
+from reversi_tui.records.autosave import Resumable
+from reversi_tui.records.keeper import GameKeeper
+from reversi_tui.records.memory import SettingsMemory
+from reversi_tui.records.paths import Places
+from reversi_tui.records.settings_file import load_settings
 from reversi_tui.terminal import warn
 from reversi_tui.tui.ascii import (
     ASCII_CLASS,
@@ -34,6 +40,7 @@ from reversi_tui.tui.input import guard_option_list_paging, input_driver
 from reversi_tui.tui.palette import open_palette, open_theme_picker
 from reversi_tui.tui.screens.game import GameScreen
 from reversi_tui.tui.screens.help import HelpScreen
+from reversi_tui.tui.screens.resume import ResumeScreen
 from reversi_tui.tui.signals import install_exit_signals, remove_exit_signals
 from reversi_tui.tui.themes import BOARD_VARIABLES, DEFAULT_THEME, THEMES
 from reversi_tui.tui.thinking import Advisor, default_advisor
@@ -70,11 +77,19 @@ class ReversiApp(App[int]):
         advisor: Advisor | None = None,
         theme: str = DEFAULT_THEME,
         mouse: bool = True,
+        keeper: GameKeeper | None = None,
+        memory: SettingsMemory | None = None,
+        offer: Sequence[Resumable] = (),
+        notices: Sequence[str] = (),
     ) -> None:
         """``game`` continues a game instead of starting from ``settings``' position;
         ``delay`` paces computer against computer, ``reply_delay`` is the least time
         the computer takes to answer a person here; ``mouse`` is False when the app runs
-        without the mouse (``--no-mouse``), so the help does not offer it."""
+        without the mouse (``--no-mouse``), so the help does not offer it.
+
+        ``keeper`` saves the games (none: nothing is kept), ``memory`` remembers the
+        settings, ``offer`` are the unfinished games the Resume dialog offers first,
+        ``notices`` are messages (a damaged file set aside) shown once the app is up."""
         # Input that kills Textual 8.2.8 (stray bytes, huge numbers, replies) is survived.
         super().__init__(driver_class=input_driver())
         guard_option_list_paging()
@@ -88,6 +103,12 @@ class ReversiApp(App[int]):
         for t in THEMES:
             self.register_theme(t)
         self.theme = theme
+        #: The theme this run started with: only a different one picked is remembered.
+        self.start_theme = theme
+        self.keeper = keeper
+        self.memory = memory if memory is not None else SettingsMemory(None)
+        self.offer = list(offer)
+        self.notices = list(notices)
         self.game_screen = GameScreen(
             settings,
             make_source,
@@ -96,6 +117,8 @@ class ReversiApp(App[int]):
             glyphs=glyphs,
             pace=delay,
             reply_delay=reply_delay,
+            keeper=keeper,
+            memory=self.memory,
         )
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -117,8 +140,32 @@ class ReversiApp(App[int]):
             asciify_palette(self.screen)
 
     def on_load(self) -> None:
-        """SIGTERM, SIGHUP and SIGINT exit as quitting does, restoring the terminal."""
-        install_exit_signals(self)
+        """SIGTERM, SIGHUP and SIGINT save the game and exit as quitting does."""
+        install_exit_signals(self, before_exit=self.keep_game)
+
+    def on_mount(self) -> None:
+        """The Resume dialog before anything else; then any notices; then watch the theme."""
+        for notice in self.notices:
+            self.notify(notice, severity="warning", timeout=10)
+        if self.offer:
+            keeper = self.keeper
+            assert keeper is not None
+            self.push_screen(ResumeScreen(self.offer, keeper.discard), self._resume_chosen)
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _resume_chosen(self, item: Resumable | None) -> None:
+        if item is not None:
+            self.game_screen.resume(item)
+
+    def _theme_changed(self, theme: Theme) -> None:
+        """A theme picked in the palette is the next run's theme too."""
+        if theme.name != self.start_theme:
+            self.memory.remember(theme=theme.name)
+
+    def keep_game(self) -> None:
+        """Leaving (a signal, or quitting): the game is saved and released for resuming."""
+        if self.keeper is not None:
+            self.keeper.close()
 
     def on_unmount(self) -> None:
         remove_exit_signals(self)
@@ -166,24 +213,58 @@ class ReversiApp(App[int]):
         self.push_screen(HelpScreen(self.game_screen.glyphs, mouse=self.mouse))
 
 
-def run_app(settings: MatchSettings, args: argparse.Namespace) -> int:
-    """Run the app on the terminal; the exit code for the command line."""
-    theme = args.theme or DEFAULT_THEME
+def run_app(args: argparse.Namespace) -> int:
+    """Run the app on the terminal; the exit code for the command line.
+
+    Before the app starts: the data directory, the remembered settings, the game
+    to start from (``--load``, ``--moves``, ``--position``) and the unfinished
+    games to offer (none with ``--new``; the newest at once with ``--resume``).
+    """
+    from reversi_tui.commands.play import StartError, settings_from_args, start_game
+
+    try:
+        game = start_game(args)
+    except StartError as error:
+        warn(f"reversi: {error}")
+        return 2
+    places = Places.resolve(args.data_dir)
+    stored, problem = load_settings(places.settings_file)
+    notices = [problem] if problem else []
+    settings = settings_from_args(args, "human", "medium", stored)
+    keeper = GameKeeper(places)
+    offer = [] if game is not None or args.new else keeper.resumable()
+    notices += keeper.problems
+    resume_now = offer[:1] if args.resume else []
+    if args.resume and not offer:
+        notices.append("No unfinished game to resume: a new game starts.")
+    theme = args.theme or stored.theme or DEFAULT_THEME
     app = ReversiApp(
         settings,
+        game=game,
         glyphs=ASCII if args.ascii else UNICODE,
         delay=args.delay,
         reply_delay=args.reply_delay,
         theme=DEFAULT_THEME,
         mouse=not args.no_mouse,
+        keeper=keeper,
+        memory=SettingsMemory(places.settings_file, stored),
+        offer=[] if args.resume else offer,
+        notices=notices,
     )
     if theme not in app.available_themes:
-        names = ", ".join(sorted(app.available_themes))
-        warn(f"reversi: unknown theme {theme!r}; choose one of: {names}")
-        return 2
-    app.theme = theme
+        if args.theme:
+            names = ", ".join(sorted(app.available_themes))
+            warn(f"reversi: unknown theme {theme!r}; choose one of: {names}")
+            return 2
+        theme = DEFAULT_THEME  # a remembered theme that is gone
+    app.theme = app.start_theme = theme
+    if resume_now:
+        app.game_screen.resume_on_mount = resume_now[0]
     # The computer searches in a thread; handing the GIL over every millisecond instead of
     # every 5 keeps keys answered while it thinks, for a negligible cost to the search.
     sys.setswitchinterval(0.001)
-    result = app.run(mouse=app.mouse)
+    try:
+        result = app.run(mouse=app.mouse)
+    finally:
+        app.keep_game()
     return result if isinstance(result, int) else (app.return_code or 0)

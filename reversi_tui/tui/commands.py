@@ -44,6 +44,22 @@ def game_commands(screen: GameScreen) -> Iterator[PaletteCommand]:
     yield PaletteCommand(
         "Hint", "The hard level's move for the side to move (i)", screen.action_hint
     )
+    yield PaletteCommand(
+        "Save game", "Save this game to a PGN or GGF file (Ctrl+S)", screen.action_save_game
+    )
+    yield PaletteCommand(
+        "Open game",
+        "A saved game, one from the records, or a file (Ctrl+O)",
+        screen.action_open_game,
+    )
+    yield PaletteCommand(
+        "Copy moves", "The move list to the clipboard, f5d6c3... (m)", screen.action_copy_moves
+    )
+    yield PaletteCommand(
+        "Statistics",
+        "Your games against each opponent; replay a recent one (s)",
+        screen.action_statistics,
+    )
     yield PaletteCommand("Help", "Every key and what the marks on the board mean (?)", show_help)
 
 

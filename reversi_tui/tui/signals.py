@@ -7,7 +7,8 @@ cursor hidden. SIGINT (``kill -INT``; the Ctrl+C key is a key in raw mode) reach
 asyncio's own handler, which cancels the app's task and exits 0. Here each of the
 three asks the app to exit instead, so the driver's ``stop_application_mode``
 restores the terminal, and the exit status is the conventional 128 + the signal
-number (143, 129, 130). There is no game to save yet.
+number (143, 129, 130). Before that, ``before_exit`` runs: the game is saved and
+released for resuming, first, in case the terminal is gone.
 
 A hung-up terminal (the SSH connection dropped) may refuse the restoring writes
 and leave Textual's writer thread dead with its queue full; a watchdog then ends
@@ -21,6 +22,7 @@ import os
 import signal
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from textual.app import App
@@ -41,7 +43,7 @@ def exit_status(signum: int) -> int:
     return 128 + signum
 
 
-def install_exit_signals(app: App[Any]) -> None:
+def install_exit_signals(app: App[Any], before_exit: Callable[[], None] | None = None) -> None:
     """Make SIGTERM, SIGHUP and SIGINT exit ``app`` until ``remove_exit_signals(app)``.
 
     Call from inside the app's running event loop (``on_load`` is the earliest, before
@@ -59,6 +61,8 @@ def install_exit_signals(app: App[Any]) -> None:
         watchdog = threading.Timer(GRACE_SECONDS, os._exit, (status,))
         watchdog.daemon = True
         watchdog.start()
+        if before_exit is not None:
+            before_exit()
         app.exit(return_code=status)
 
     for signum in EXIT_SIGNALS:

@@ -11,6 +11,7 @@ from reversi_tui.engine import (
     parse_square,
     square_name,
 )
+from reversi_tui.engine.notation import parse_move_list
 
 WIPEOUT = ["d3", "c3", "b3", "d2", "e1", "d6", "d7", "e3", "f4"]
 
@@ -195,3 +196,17 @@ def test_outcome_is_none_until_the_end() -> None:
     game.play(parse_square(WIPEOUT[-1]))
     assert game.outcome() == Outcome(13, 0)
     assert Game.from_moves(None, squares(PASS_GAME)).outcome() == Outcome(16, 0)
+
+
+def test_redo_moves_rebuild_the_same_redo_stack() -> None:
+    game = Game.from_moves(None, parse_move_list("f5d6c3d3c4f4"))
+    game.undo()
+    game.undo()
+    redo = game.redo_moves
+    assert redo == [parse_square("c4"), parse_square("f4")]
+    rebuilt = Game.from_moves(None, [*game.moves, *redo])
+    for _ in redo:
+        rebuilt.undo()
+    assert rebuilt.plies == game.plies and rebuilt.redo_moves == redo
+    rebuilt.redo()
+    assert rebuilt.moves == parse_move_list("f5d6c3d3c4")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import sys
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -14,7 +15,6 @@ from textual.pilot import Pilot
 from textual.widgets import Footer, Static
 
 from reversi_tui.cli import build_parser
-from reversi_tui.commands.play import settings_from_args
 from reversi_tui.tui import app as app_module
 from reversi_tui.tui.app import ReversiApp, run_app
 from reversi_tui.tui.screens.confirm import ConfirmScreen
@@ -126,7 +126,9 @@ async def test_help_footer_shows_the_help_keys() -> None:
         assert "Close help" in shown and "Undo" not in shown
 
 
-def test_no_mouse_reaches_the_app_and_the_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_mouse_reaches_the_app_and_the_terminal(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     seen: dict[str, bool] = {}
 
     def fake_run(self: ReversiApp, *, mouse: bool = True) -> int:
@@ -135,8 +137,8 @@ def test_no_mouse_reaches_the_app_and_the_terminal(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(app_module.ReversiApp, "run", fake_run)
     monkeypatch.setattr(sys, "setswitchinterval", lambda interval: None)
-    args = build_parser().parse_args(["--no-mouse"])
-    assert run_app(settings_from_args(args, "human", "medium"), args) == 0
+    args = build_parser().parse_args(["--no-mouse", "--data-dir", str(tmp_path)])
+    assert run_app(args) == 0
     assert seen == {"app": False, "driver": False}
 
 
@@ -179,7 +181,20 @@ async def test_palette_lists_the_game_commands_and_theme() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         palette = await open_palette(app, pilot)
-        names = ["New game", "Undo", "Redo", "Hint", "Help", "Theme", "Quit", "Screenshot"]
+        names = [
+            "New game",
+            "Undo",
+            "Redo",
+            "Hint",
+            "Save game",
+            "Open game",
+            "Copy moves",
+            "Statistics",
+            "Help",
+            "Theme",
+            "Quit",
+            "Screenshot",
+        ]
         assert entries(palette) == names
 
 

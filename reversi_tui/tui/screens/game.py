@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
 from functools import partial
 from typing import TypeVar
 
@@ -36,10 +38,20 @@ from reversi_tui.match import (
     Result,
     StateChanged,
 )
+from reversi_tui.match.record import GameRecord, RecordError
+from reversi_tui.match.settings import PlayerSpec, handicap_of
 from reversi_tui.match.sources import SourceFactory
+from reversi_tui.records.autosave import Autosave, Resumable
+from reversi_tui.records.database import StoredGame
+from reversi_tui.records.keeper import GameKeeper
+from reversi_tui.records.memory import SettingsMemory
+from reversi_tui.records.paths import Places
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game_over import Choice, GameOverScreen, headline
 from reversi_tui.tui.screens.new_game import NewGameScreen
+from reversi_tui.tui.screens.open_game import Opened, OpenGameScreen
+from reversi_tui.tui.screens.save_game import Saved, SaveGameScreen, shown_path
+from reversi_tui.tui.screens.statistics import StatisticsScreen
 from reversi_tui.tui.thinking import Advisor, SearchFinished, search_hint
 from reversi_tui.tui.widgets.board import Board, BoardView
 from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
@@ -84,6 +96,12 @@ class GameScreen(Screen[None]):
         Binding("enter,space", "not_now", show=False),
         Binding("n", "new_game", "New"),
         Binding("q", "quit_game", "Quit"),
+        # Game files and records: the help lists them (at 80x24 the footer has no room).
+        Binding("ctrl+s", "save_game", "Save", show=False),
+        Binding("ctrl+o", "open_game", "Open", show=False),
+        # Not c: a-g are the board's column keys (c then 4 jumps to c4).
+        Binding("m", "copy_moves", "Copy moves", show=False),
+        Binding("s", "statistics", "Statistics", show=False),
     ]
 
     #: After a finished game: the number of plies shown; None when live.
@@ -99,8 +117,16 @@ class GameScreen(Screen[None]):
         glyphs: Glyphs = UNICODE,
         pace: float = 0.5,
         reply_delay: float = 0.0,
+        keeper: GameKeeper | None = None,
+        memory: SettingsMemory | None = None,
     ) -> None:
+        """``keeper`` saves every match this screen runs; ``memory`` remembers the
+        new-game dialog's choices."""
         super().__init__()
+        self.keeper = keeper
+        self.memory = memory
+        #: An unfinished game to resume as soon as the screen is up (``--resume``).
+        self.resume_on_mount: Resumable | None = None
         self.make_source = make_source
         self.advisor = advisor
         self.glyphs = glyphs
@@ -115,11 +141,26 @@ class GameScreen(Screen[None]):
         self._hint_token = 0  # bumped on every change, so a late hint is dropped
         self._passes: list[Color] = []  # who passed since the last move (the alert)
 
-    def _new_match(self, settings: MatchSettings, game: Game | None = None) -> Match:
+    def _new_match(
+        self,
+        settings: MatchSettings,
+        game: Game | None = None,
+        *,
+        started: datetime | None = None,
+        save: Autosave | None = None,
+    ) -> Match:
+        """A match for this screen, kept by the keeper (``save``: a resumed game's)."""
         match = Match(
-            settings, self.make_source, game=game, pace=self.pace, reply_delay=self.reply_delay
+            settings,
+            self.make_source,
+            game=game,
+            pace=self.pace,
+            reply_delay=self.reply_delay,
+            started=started,
         )
         match.subscribe(self._on_match_event)
+        if self.keeper is not None:
+            self.keeper.attach(match, save)
         if self._covered:
             match.hold()
         return match
@@ -158,6 +199,32 @@ class GameScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._start(greeting=True)
+        if self.resume_on_mount is not None:
+            self.resume(self.resume_on_mount)
+            self.resume_on_mount = None
+
+    def resume(self, item: Resumable) -> None:
+        """Play on an unfinished game from an earlier run, as it was left."""
+        save = self.keeper.claim(item) if self.keeper is not None else None
+        if save is None:
+            self.set_status("That game was just opened in another terminal: not resumed.")
+            return
+        saved = item.saved
+        record = saved.record
+        self._stop()
+        handicap, colour = handicap_of(record.start) or (0, Color.BLACK)
+        settings = replace(
+            self.match.settings,
+            black=record.black,
+            white=record.white,
+            handicap=handicap,
+            handicap_colour=colour,
+        )
+        self.match = self._new_match(settings, saved.game(), started=record.started, save=save)
+        self.review = None
+        self._start()
+        black, white = record.black.label, record.white.label
+        self.set_status(f"Resumed at move {self.game.move_number}: {black} against {white}.")
 
     def _start(self, *, greeting: bool = False) -> None:
         """Show the match and run its turn loop (a new worker replaces the old one)."""
@@ -493,6 +560,123 @@ class GameScreen(Screen[None]):
             ConfirmScreen("Play from here?", question, "Play on", "Keep reviewing"), answer
         )
 
+    def play_on(self, game: Game, settings: MatchSettings | None = None) -> None:
+        """Show ``game`` (from a file or the records) and play on from it.
+
+        The players are this screen's unless ``settings`` says otherwise. A finished
+        game ends at once: the game-over dialog offers to review it, and in review
+        ``p`` plays on from any move.
+        """
+        self._stop()
+        self.match = self._new_match(settings or self.match.settings, game)
+        self.review = None
+        self._start()
+        if not game.is_over:
+            self.set_status(f"Playing on from move {game.move_number}.")
+
+    # Game files, the clipboard and the records -------------------------------------
+    def _places(self, what: str) -> tuple[GameKeeper, Places] | None:
+        """The keeper and its data directory; None (and the status says so) without one."""
+        keeper = self.keeper
+        if keeper is None or keeper.places is None:
+            self.set_status(f"{what} is not available: this run keeps no data directory.")
+            return None
+        return keeper, keeper.places
+
+    def action_save_game(self) -> None:
+        """Ctrl+S: save the game so far (or the finished game) to a PGN or GGF file."""
+        kept = self._places("Saving to a file")
+        if kept is not None:
+            keeper, places = kept
+            screen = SaveGameScreen(self.match.record(), places.games_dir, keeper.user)
+            self._push_once(screen, self._saved)
+
+    def _saved(self, saved: Saved | None) -> None:
+        if saved is not None:
+            where = shown_path(saved.path)
+            self.set_status(f"Saved the game ({saved.fmt.upper()}) to {where}.")
+
+    def action_open_game(self) -> None:
+        """Ctrl+O: open a saved file, a game from the records, or a typed path."""
+        kept = self._places("Opening games")
+        if kept is not None:
+            places = kept[1]
+            self._push_once(OpenGameScreen(places.games_dir, places.database), self._opened)
+
+    def _opened(self, opened: Opened | None) -> None:
+        if opened is None:
+            return
+        settings = self.match.settings
+        players = opened.players or (settings.black, settings.white)
+        self._show_record(opened.record, players, opened.source)
+
+    def action_statistics(self) -> None:
+        """``s``: the statistics screen; a recent game chosen there is replayed here."""
+        kept = self._places("Statistics")
+        if kept is not None:
+            keeper, places = kept
+            self._push_once(StatisticsScreen(places.database, keeper.user), self._replay)
+
+    def _replay(self, stored: StoredGame | None) -> None:
+        if stored is not None:
+            record = stored.record
+            source = f"the recorded game {stored.black_name} v {stored.white_name}"
+            self._show_record(record, (record.black, record.white), source)
+
+    def _show_record(
+        self, record: GameRecord, players: tuple[PlayerSpec, PlayerSpec], source: str
+    ) -> None:
+        """Show a game from a file or the records with ``players`` and play on from it;
+        a game in progress is dropped only after a confirmation."""
+        try:
+            game = record.game()
+        except RecordError as error:
+            self.set_status(f"Not opened: {error}")
+            return
+
+        def show() -> None:
+            handicap, colour = handicap_of(record.start) or (0, Color.BLACK)
+            settings = replace(
+                self.match.settings,
+                black=players[0],
+                white=players[1],
+                handicap=handicap,
+                handicap_colour=colour,
+            )
+            self.play_on(game, settings)
+            if not game.is_over:  # a finished game's dialog speaks for itself
+                self.set_status(f"Opened {source}: playing on from move {game.move_number}.")
+
+        if not self.match.in_progress:
+            show()
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                show()
+
+        self._push_once(
+            ConfirmScreen(
+                "Leave this game?",
+                f"Open {source}? The game in progress will be dropped (Ctrl+S saves it first).",
+                "Open",
+                "Keep playing",
+            ),
+            answer,
+        )
+
+    def action_copy_moves(self) -> None:
+        """``m``: the move list to the clipboard through the terminal (OSC 52)."""
+        moves = self.game.move_list()
+        if not moves:
+            self.set_status("No moves to copy yet.")
+            return
+        self.app.copy_to_clipboard(moves)
+        shown = moves if len(moves) <= 24 else moves[:24] + self.glyphs.ellipsis
+        self.set_status(
+            f"Copied the moves ({shown}) to the clipboard, if your terminal allows it (OSC 52)."
+        )
+
     def _play_from(self, cut: int) -> None:
         game = self.game
         branch = Game.from_moves(game.start, [p.move for p in game.plies[:cut]])
@@ -549,6 +733,13 @@ class GameScreen(Screen[None]):
     def _start_new_game(self, settings: MatchSettings | None) -> None:
         if settings is None:
             return
+        if self.memory is not None:
+            self.memory.remember(
+                black=settings.black.choice,
+                white=settings.white.choice,
+                handicap=settings.handicap,
+                handicap_colour=settings.handicap_colour.name.lower(),
+            )
         self._stop()
         self.match = self._new_match(settings)
         self.review = None
@@ -566,10 +757,10 @@ class GameScreen(Screen[None]):
             if yes:
                 self._quit()
 
+        saved = self.keeper is not None and self.keeper.saving
+        fate = "It is saved: reversi offers it again next time." if saved else "It will be lost."
         self._push_once(
-            ConfirmScreen(
-                "Quit?", "Leave Reversi? This game will be lost.", "Quit", "Keep playing"
-            ),
+            ConfirmScreen("Quit?", f"Leave this game? {fate}", "Quit", "Keep playing"),
             answer,
         )
 
@@ -582,6 +773,8 @@ class GameScreen(Screen[None]):
 
     def _quit(self) -> None:
         self._stop()
+        if self.keeper is not None:
+            self.keeper.close()
         self.app.exit(0)
 
 

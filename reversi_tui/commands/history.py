@@ -1,0 +1,161 @@
+"""``reversi history``: the finished games in the records database, as a table, JSON or PGN.
+
+The database is the one in the data directory (``--data-dir``,
+``$REVERSI_DATA_DIR`` or the user's). Reading never creates it: without one
+there are no games yet. ``--export FILE`` writes the games, oldest first, as one
+multi-game PGN file (atomically: a failed export leaves FILE as it was).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from reversi_tui.engine import PASS, format_position
+from reversi_tui.match.record import GameRecord
+from reversi_tui.match.settings import PlayerKind, PlayerSpec, handicap_of
+from reversi_tui.records.atomic import atomic_write
+from reversi_tui.records.database import (
+    DatabaseError,
+    RecordsDatabase,
+    StoredGame,
+    duration_seconds,
+)
+from reversi_tui.records.paths import Places, StorageError
+from reversi_tui.terminal import warn
+
+NO_GAMES = "No games recorded yet: finished games appear here."
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print (or export) the records; 1 with one line on standard error when that fails."""
+    path = Places.resolve(args.data_dir).database
+    if not path.exists():
+        return _show([], args, total=0)
+    try:
+        database = RecordsDatabase(path)
+    except DatabaseError as error:
+        warn(f"reversi history: {error}")
+        return 1
+    with database:
+        try:
+            total = database.count()
+            games = database.recent(args.limit)
+        except DatabaseError as error:
+            warn(f"reversi history: {error}")
+            return 1
+        for problem in database.problems:
+            warn(f"reversi history: {problem}")
+    return _show(games, args, total=total)
+
+
+def _show(games: list[StoredGame], args: argparse.Namespace, *, total: int) -> int:
+    if args.export is not None:
+        return _export(games[::-1], Path(args.export))  # a PGN archive runs oldest first
+    if args.json:
+        print(json.dumps([game_json(game) for game in games], indent=2))
+    elif not games:
+        print(NO_GAMES)
+    else:
+        Console(file=sys.stdout).print(history_table(games, total))
+    return 0
+
+
+def history_table(games: list[StoredGame], total: int) -> Table:
+    """The games as a Rich table, in the order given; the caption counts them."""
+    table = Table(box=box.SIMPLE_HEAD, caption=_caption(len(games), total))
+    table.add_column("Date", no_wrap=True)
+    table.add_column("Black")
+    table.add_column("White")
+    table.add_column("Result")
+    table.add_column("Moves", justify="right")
+    for game in games:
+        record = game.record
+        result = record.result
+        cells = (
+            record.started.astimezone().strftime("%Y-%m-%d %H:%M"),
+            game.black_name,
+            game.white_name,
+            "" if result is None else result.summary,
+            str(_move_count(record)),
+        )
+        table.add_row(*(Text(cell) for cell in cells))  # Text: a name is never markup
+    return table
+
+
+def _caption(shown: int, total: int) -> str:
+    noun = "game" if total == 1 else "games"
+    if shown == total:
+        return f"{total} {noun}, newest first"
+    return f"the {shown} most recent of {total} {noun}"
+
+
+def _move_count(record: GameRecord) -> int:
+    return sum(1 for move in record.moves if move != PASS)
+
+
+def game_json(game: StoredGame) -> dict[str, Any]:
+    """One game's JSON object: the columns of the records database."""
+    record, result = game.record, game.record.result
+    corners, colour = handicap_of(record.start) or (None, None)
+    data: dict[str, Any] = {
+        "id": game.id,
+        "black": _player_json(game.black_name, record.black),
+        "white": _player_json(game.white_name, record.white),
+        "handicap": corners,
+        "handicap_colour": colour.name.lower() if corners and colour else None,
+        "start": format_position(record.start),
+        "moves": record.move_list(),
+        "move_count": _move_count(record),
+        "started": record.started.isoformat(),
+        "ended": None if record.ended is None else record.ended.isoformat(),
+        "duration_seconds": duration_seconds(record),
+    }
+    if result is not None:
+        black, white = result.final_score
+        data["discs"] = {"black": result.discs.black, "white": result.discs.white}
+        data["score"] = {"black": black, "white": white}
+        data["winner"] = None if result.winner is None else result.winner.name.lower()
+        data["termination"] = result.termination.value
+        data["result"] = result.summary
+    return data
+
+
+def _player_json(name: str, spec: PlayerSpec) -> dict[str, Any]:
+    computer = spec.kind is PlayerKind.COMPUTER
+    return {
+        "name": name,
+        "kind": spec.kind.value,
+        "level": spec.level if computer else None,
+        "think_time": spec.think_time if computer else None,
+        "depth": spec.depth if computer else None,
+    }
+
+
+def _export(games: list[StoredGame], target: Path) -> int:
+    """Write ``games`` to ``target`` as one PGN file; say how many."""
+    if not games:
+        print(f"{NO_GAMES} Nothing was written to {target}.")
+        return 0
+    from reversi_tui.records.pgn import write_pgn
+
+    text = "\n".join(
+        write_pgn(game.record, {"Black": game.black_name, "White": game.white_name})
+        for game in games
+    )
+    try:
+        atomic_write(target, text)
+    except StorageError as error:
+        warn(f"reversi history: the games were not exported: {error}")
+        return 1
+    noun = "game" if len(games) == 1 else "games"
+    print(f"Exported {len(games)} {noun} to {target}.")
+    return 0

@@ -1,0 +1,494 @@
+"""The records database: every finished game, in SQLite in the data directory.
+
+One table, ``games``, one row per finished game (see ``_create_v1`` for the
+columns). The ``moves`` column is every ply separated by spaces, forced passes
+written ``pass`` (``d3 c5 ... pass a1``): the same spelling as
+``GameRecord.to_dict``, so a row reads back exactly, and with the start position
+it replays without guessing where the passes were. ``GameRecord.move_list()``
+gives the usual concatenated form.
+
+The file carries its identity and its version: ``PRAGMA application_id`` says it
+is ours and ``PRAGMA user_version`` is the schema version. Opening runs the
+missing migrations in one transaction, so a later release opens an older file;
+a file from a newer release is refused (``DatabaseError``) and left untouched. A
+file that is not a database, is damaged or belongs to another program is set
+aside (renamed, never deleted) and a new one started, with a message in
+``problems``.
+
+Writes are ``BEGIN IMMEDIATE`` transactions in WAL mode with ``synchronous=FULL``
+and a busy timeout, so several ``reversi`` processes can record games at once.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from reversi_tui.engine import (
+    PASS,
+    Color,
+    Outcome,
+    format_position,
+    parse_position,
+    square_name,
+)
+from reversi_tui.match.record import GameRecord, RecordError, Result, Termination
+from reversi_tui.match.settings import PlayerKind, PlayerSpec, handicap_of
+from reversi_tui.records.atomic import set_aside
+from reversi_tui.records.paths import StorageError
+
+__all__ = [
+    "APPLICATION_ID",
+    "MIGRATIONS",
+    "DatabaseError",
+    "RecordsDatabase",
+    "StoredGame",
+    "duration_seconds",
+    "schema_version",
+]
+
+#: ``PRAGMA application_id`` of our files ("Rvrs"): another program's SQLite file is not ours.
+APPLICATION_ID = 0x52767273
+#: Milliseconds a writer waits for another one before giving up.
+BUSY_TIMEOUT_MS = 5000
+SQLITE_HEADER = b"SQLite format 3\x00"
+#: SQLite's result codes for a file that is not a database or is damaged.
+DAMAGED_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+
+
+class DatabaseError(Exception):
+    """The records database cannot be used: ``str()`` is one sentence for the player."""
+
+
+class _Damaged(Exception):
+    """The file is not a usable records database of ours: set it aside (internal)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A finished game as recorded: its row id, the record and the players' names."""
+
+    id: int
+    record: GameRecord
+    black_name: str
+    white_name: str
+
+
+# The schema, one function per version --------------------------------------------------
+def _create_v1(db: sqlite3.Connection) -> None:
+    """Version 1: the ``games`` table and its indexes.
+
+    Players: name, kind (human/computer), level, think time and depth per colour.
+    ``handicap``/``handicap_colour`` are NULL for a start that is not a handicap
+    position (a loaded one); ``start`` is always the engine's position string.
+    Times are ISO 8601 (UTC for aware times); ``move_count`` counts discs played.
+    """
+    players = "".join(
+        f"""
+        {c}_name TEXT NOT NULL,
+        {c}_kind TEXT NOT NULL CHECK ({c}_kind IN ('human', 'computer')),
+        {c}_level TEXT NOT NULL,
+        {c}_think_time REAL,
+        {c}_depth INTEGER,"""
+        for c in ("black", "white")
+    )
+    db.execute(
+        f"""CREATE TABLE games (
+        id INTEGER PRIMARY KEY,{players}
+        handicap INTEGER CHECK (handicap BETWEEN 0 AND 4),
+        handicap_colour TEXT CHECK (handicap_colour IN ('black', 'white')),
+        start TEXT NOT NULL,
+        moves TEXT NOT NULL,
+        move_count INTEGER NOT NULL,
+        black_discs INTEGER NOT NULL,
+        white_discs INTEGER NOT NULL,
+        black_score INTEGER NOT NULL,
+        white_score INTEGER NOT NULL,
+        winner TEXT CHECK (winner IN ('black', 'white')),
+        termination TEXT NOT NULL,
+        started TEXT NOT NULL,
+        ended TEXT NOT NULL,
+        duration_seconds REAL NOT NULL
+        )"""
+    )
+    db.execute("CREATE INDEX games_recent ON games (ended, id)")
+    db.execute("CREATE INDEX games_black ON games (black_name, ended)")
+    db.execute("CREATE INDEX games_white ON games (white_name, ended)")
+
+
+#: ``MIGRATIONS[n]`` takes the schema from version n to n + 1; the last gives the current one.
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_v1]
+
+
+def schema_version() -> int:
+    """The schema version this release writes."""
+    return len(MIGRATIONS)
+
+
+# Rows and records ---------------------------------------------------------------------
+def _timestamp(moment: datetime) -> str:
+    """ISO 8601 that sorts as time does: UTC with microseconds (a naive time kept as it is)."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return moment.isoformat(timespec="microseconds")
+
+
+def _as_utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+def _row_of(record: GameRecord, black_name: str, white_name: str) -> dict[str, Any]:
+    """The column values of a finished record."""
+    result, ended = record.result, record.ended
+    if result is None or ended is None:
+        raise DatabaseError("only a finished game can be recorded (this one has no result yet)")
+    try:
+        GameRecord.from_dict(record.to_dict())  # replays it: a wrong record is never stored
+    except RecordError as error:
+        raise DatabaseError(f"the game was not recorded: {error}") from None
+    row: dict[str, Any] = {"black_name": black_name, "white_name": white_name}
+    for side, spec in (("black", record.black), ("white", record.white)):
+        row[f"{side}_kind"] = spec.kind.value
+        row[f"{side}_level"] = spec.level
+        row[f"{side}_think_time"] = spec.think_time
+        row[f"{side}_depth"] = spec.depth
+    corners, colour = handicap_of(record.start) or (None, None)
+    row["handicap"] = corners
+    row["handicap_colour"] = colour.name.lower() if corners and colour else None
+    row["start"] = format_position(record.start)
+    row["moves"] = " ".join(square_name(move) for move in record.moves)
+    row["move_count"] = len(record.move_list()) // 2
+    row["black_discs"], row["white_discs"] = result.discs.black, result.discs.white
+    row["black_score"], row["white_score"] = result.final_score
+    row["winner"] = None if result.winner is None else result.winner.name.lower()
+    row["termination"] = result.termination.value
+    row["started"], row["ended"] = _timestamp(record.started), _timestamp(ended)
+    row["duration_seconds"] = duration_seconds(record)
+    return row
+
+
+def duration_seconds(record: GameRecord) -> float | None:
+    """Seconds from the start to the end of a finished game (None while it goes on)."""
+    if record.ended is None:
+        return None
+    return max(0.0, (_as_utc(record.ended) - _as_utc(record.started)).total_seconds())
+
+
+COLUMNS = (
+    "black_name, white_name, black_kind, black_level, black_think_time, black_depth, "
+    "white_kind, white_level, white_think_time, white_depth, handicap, handicap_colour, start, "
+    "moves, move_count, black_discs, white_discs, black_score, white_score, winner, "
+    "termination, started, ended, duration_seconds"
+)
+_INSERT = (
+    f"INSERT INTO games ({COLUMNS}) VALUES ("
+    + ", ".join(f":{name.strip()}" for name in COLUMNS.split(","))
+    + ")"
+)
+
+
+#: Each move's spelling in the ``moves`` column (looked up: faster than parsing each).
+_MOVES = {square_name(move): move for move in (*range(64), PASS)}
+
+
+def _stored_of(row: sqlite3.Row) -> StoredGame:
+    """The game a row holds; ``RecordError`` when a field is not what ``add`` writes.
+
+    Every field is parsed and checked, but the moves are not replayed (that costs
+    milliseconds a game, and ``add`` replayed them): ``GameRecord.game()`` does it
+    when the game is shown.
+    """
+    try:
+        winner = row["winner"]
+        record = GameRecord(
+            start=parse_position(row["start"]),
+            moves=tuple(_MOVES[name] for name in row["moves"].split()),
+            black=_spec_of(row, "black"),
+            white=_spec_of(row, "white"),
+            result=Result(
+                Termination(row["termination"]),
+                None if winner is None else Color[winner.upper()],
+                Outcome(int(row["black_discs"]), int(row["white_discs"])),
+            ),
+            started=datetime.fromisoformat(row["started"]),
+            ended=datetime.fromisoformat(row["ended"]),
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise RecordError(f"not a game record: {error!r}") from None
+    return StoredGame(int(row["id"]), record, str(row["black_name"]), str(row["white_name"]))
+
+
+def _spec_of(row: sqlite3.Row, colour: str) -> PlayerSpec:
+    think, depth = row[f"{colour}_think_time"], row[f"{colour}_depth"]
+    return PlayerSpec(
+        PlayerKind(row[f"{colour}_kind"]),
+        str(row[f"{colour}_level"]),
+        None if think is None else float(think),
+        None if depth is None else int(depth),
+    )
+
+
+# The database ---------------------------------------------------------------------------
+class RecordsDatabase:
+    """The records database at ``path``, opened (created, migrated, repaired) at once.
+
+    Raises ``DatabaseError`` when it cannot be used: a newer release's file, a
+    directory that does not exist or cannot be written. The parent directory is
+    not created here (``ensure_private_dir`` is the caller's first step).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        #: What was wrong with the file and what was done about it, one sentence each.
+        self.problems: list[str] = []
+        self._skipped: set[int] = set()
+        with self._opening_lock():
+            self._db = self._open()
+
+    # Opening --------------------------------------------------------------------------
+    @contextmanager
+    def _opening_lock(self) -> Iterator[None]:
+        """Holds ``<database>.lock`` while the file is checked, set aside or migrated.
+
+        So a second process never takes a database being created for damaged, or
+        sets aside the fresh file another one just made. Without a writable
+        directory there is no lock, and nothing to create either.
+        """
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError:
+            yield
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            return self._connect()
+        except _Damaged as damage:
+            self._set_aside(str(damage))
+        try:
+            return self._connect()
+        except _Damaged as damage:
+            raise DatabaseError(
+                f"the records database {self.path} cannot be made: {damage}"
+            ) from None
+
+    def _connect(self) -> sqlite3.Connection:
+        """The connection to a checked, migrated database; ``_Damaged`` when the file is bad."""
+        _check_header(self.path)
+        if not self.path.exists():
+            _create_private(self.path)
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        except sqlite3.Error as error:
+            raise self._failure(error) from None
+        try:
+            db.row_factory = sqlite3.Row
+            db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self._check_identity(db)
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = FULL")
+            self._migrate(db)
+        except BaseException as error:
+            db.close()
+            if isinstance(error, sqlite3.Error) and _is_damage(error):
+                raise _Damaged(str(error)) from None
+            if isinstance(error, sqlite3.Error):
+                raise self._failure(error) from None
+            raise
+        return db
+
+    def _check_identity(self, db: sqlite3.Connection) -> None:
+        """Ours, not newer than this release and sound; or empty. Reads only."""
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        objects = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if app_id == 0 and version == 0 and objects == 0:
+            return  # a new, empty database
+        if app_id != APPLICATION_ID or version == 0:
+            raise _Damaged("it is not a reversi records database")
+        if version > schema_version():
+            raise DatabaseError(
+                f"the records database {self.path} is from a newer version of reversi "
+                f"(schema {version}; this one knows up to {schema_version()}): it is left as "
+                "it is; use the newer reversi, or move the file away to start new records"
+            )
+        check = [row[0] for row in db.execute("PRAGMA quick_check")]
+        if check != ["ok"]:
+            lines = [line for text in check for line in str(text).splitlines()]
+            found = [line for line in lines if not line.startswith("***")] or lines
+            raise _Damaged(f"it is damaged: {found[0]}")
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        """Runs the missing migrations in one transaction (another process may have run them)."""
+        if db.execute("PRAGMA user_version").fetchone()[0] == schema_version():
+            return
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > schema_version():
+                raise DatabaseError(f"the records database {self.path} was upgraded meanwhile")
+            for migration in MIGRATIONS[version:]:
+                migration(db)
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {schema_version()}")
+            db.execute("COMMIT")
+        except BaseException:
+            _roll_back(db)
+            raise
+
+    def _set_aside(self, reason: str) -> None:
+        """Rename the damaged file (and its WAL files, to match) out of the way."""
+        try:
+            aside = set_aside(self.path)
+            for suffix in ("-wal", "-shm"):
+                extra = Path(f"{self.path}{suffix}")
+                if extra.exists():
+                    os.replace(extra, f"{aside}{suffix}")
+        except (StorageError, OSError) as error:
+            raise DatabaseError(
+                f"the records database {self.path} is damaged ({reason}) and cannot be set "
+                f"aside: {error}"
+            ) from None
+        self.problems.append(
+            f"The records database was not usable ({reason}): it was kept as {aside.name} "
+            "and new records started."
+        )
+
+    def _failure(self, error: sqlite3.Error) -> DatabaseError:
+        return DatabaseError(f"the records database {self.path} cannot be used ({error})")
+
+    # Reading and writing ------------------------------------------------------------------
+    def add(self, record: GameRecord, black_name: str, white_name: str) -> int:
+        """Record a finished game; its row id. ``DatabaseError`` for an unfinished one."""
+        row = _row_of(record, black_name, white_name)
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = self._db.execute(_INSERT, row)
+                self._db.execute("COMMIT")
+            except BaseException:
+                _roll_back(self._db)
+                raise
+        except sqlite3.Error as error:
+            raise self._failure(error) from None
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def get(self, game_id: int) -> StoredGame:
+        """The game with row id ``game_id``; ``DatabaseError`` if there is none or it is bad."""
+        rows = list(self._select("WHERE id = ?", (game_id,)))
+        if not rows:
+            raise DatabaseError(f"there is no game {game_id} in the records")
+        try:
+            return _stored_of(rows[0])
+        except RecordError as error:
+            raise DatabaseError(f"game {game_id} in the records is damaged: {error}") from None
+
+    def recent(self, limit: int | None = 20) -> list[StoredGame]:
+        """The ``limit`` most recently finished games (all with None), newest first."""
+        clause = "ORDER BY ended DESC, id DESC" + ("" if limit is None else " LIMIT ?")
+        return list(self._games(clause, () if limit is None else (max(0, limit),)))
+
+    def all(self) -> Iterator[StoredGame]:
+        """Every game, oldest first."""
+        return self._games("ORDER BY ended, id", ())
+
+    def games_of(self, name: str) -> list[StoredGame]:
+        """The games ``name`` played (either colour), oldest first."""
+        clause = "WHERE black_name = ? OR white_name = ? ORDER BY ended, id"
+        return list(self._games(clause, (name, name)))
+
+    def count(self) -> int:
+        try:
+            return int(self._db.execute("SELECT count(*) FROM games").fetchone()[0])
+        except sqlite3.Error as error:
+            raise self._failure(error) from None
+
+    def _games(self, clause: str, params: tuple[Any, ...]) -> Iterator[StoredGame]:
+        """The rows' games; a row that does not replay is skipped, with one problem each."""
+        for row in self._select(clause, params):
+            try:
+                yield _stored_of(row)
+            except RecordError as error:
+                if row["id"] not in self._skipped:
+                    self._skipped.add(row["id"])
+                    self.problems.append(
+                        f"Game {row['id']} in the records is damaged and was skipped: {error}"
+                    )
+
+    def _select(self, clause: str, params: tuple[Any, ...]) -> Iterator[sqlite3.Row]:
+        try:
+            cursor = self._db.execute(f"SELECT id, {COLUMNS} FROM games {clause}", params)
+            while batch := cursor.fetchmany(200):
+                yield from batch
+        except sqlite3.Error as error:
+            raise self._failure(error) from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> RecordsDatabase:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _roll_back(db: sqlite3.Connection) -> None:
+    """End a failed transaction (SQLite may have rolled it back already)."""
+    if db.in_transaction:
+        db.execute("ROLLBACK")
+
+
+def _is_damage(error: sqlite3.Error) -> bool:
+    return getattr(error, "sqlite_errorcode", None) in DAMAGED_CODES
+
+
+def _check_header(path: Path) -> None:
+    """``_Damaged`` for a file that cannot be an SQLite database: empty, short or foreign."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(100)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise DatabaseError(
+            f"the records database {path} cannot be read ({error.strerror})"
+        ) from None
+    if not head:
+        raise _Damaged("the file is empty")
+    if not head.startswith(SQLITE_HEADER):
+        raise _Damaged("it is not an SQLite database")
+    if len(head) < 100:
+        raise _Damaged("it is truncated")
+
+
+def _create_private(path: Path) -> None:
+    """Create the empty database file readable by its owner only (SQLite's files follow)."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600))
+    except FileExistsError:
+        pass
+    except OSError as error:
+        raise DatabaseError(
+            f"the records database {path} cannot be created ({error.strerror})"
+        ) from None

@@ -1,0 +1,133 @@
+"""What every game-file format shares: the imported game, its errors, and the replay.
+
+Pure: text in, values out. Every move read from a file is played on the engine
+here, so a file that breaks the rules is refused with the move number and the
+square, never loaded as a wrong board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from reversi_tui.engine import PASS, Game, Move, Position, square_name
+from reversi_tui.match.record import GameRecord, RecordError, Result
+from reversi_tui.match.settings import PlayerKind, PlayerSpec
+
+#: Spellings of a pass in game files (any case).
+PASS_WORDS = frozenset({"pass", "pa", "ps", "--"})
+
+
+class FormatError(RecordError):
+    """A game file that cannot be read, or whose moves break the rules."""
+
+
+@dataclass(frozen=True)
+class ImportedGame:
+    """A game read from a file: the record, and every tag the file gave (names in
+    ``Black``/``White``)."""
+
+    record: GameRecord
+    tags: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def ours(self) -> bool:
+        """Written here: the file says exactly who played (``BlackPlayer``/``WhitePlayer``)."""
+        return "BlackPlayer" in self.tags or "WhitePlayer" in self.tags
+
+
+def replay(start: Position, moves: list[tuple[str, Move]]) -> Game:
+    """Play ``moves`` (as written, and as squares) from ``start``.
+
+    Forced passes are played by the engine; a written pass is accepted where the
+    rules force one and refused elsewhere. Raises FormatError naming the move
+    number (discs placed, from 1) and the square.
+    """
+    game = Game(start)
+    unmatched = sum(1 for p in game.plies if p.is_pass)
+    number = 0
+    for written, move in moves:
+        if move == PASS:
+            if not unmatched:
+                raise FormatError(
+                    f"a pass after move {number} is not allowed: {game.turn.title} has a legal move"
+                )
+            unmatched -= 1
+            continue
+        number += 1
+        reason = _why_not(game, move)
+        if reason:
+            raise FormatError(f"move {number} ({written}) is not legal: {reason}")
+        unmatched = sum(1 for p in game.play(move) if p.is_pass)
+    return game
+
+
+def _why_not(game: Game, move: Move) -> str:
+    position = game.position
+    if game.is_over:
+        return "the game is already over"
+    if position.color_at(move) is not None:
+        return f"{square_name(move)} is taken"
+    if not position.flips(move):
+        return f"it flips nothing for {position.turn.title}"
+    return ""
+
+
+def record_of(game: Game, black: PlayerSpec, white: PlayerSpec, started: datetime) -> GameRecord:
+    """The record of a replayed game; a finished board gives its result."""
+    outcome = game.outcome()
+    return GameRecord(
+        start=game.start,
+        moves=tuple(game.moves),
+        black=black,
+        white=white,
+        result=None if outcome is None else Result.from_board(outcome),
+        started=started,
+        ended=started if outcome is not None else None,
+    )
+
+
+def parse_date(text: str | None) -> datetime:
+    """``2026.11.23``, ``2026-11-23`` or an ISO time; now when absent or unreadable."""
+    if text:
+        cleaned = text.strip().replace(".", "-")
+        for candidate in (cleaned, cleaned[:10]):
+            try:
+                moment = datetime.fromisoformat(candidate)
+            except ValueError:
+                continue
+            return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return datetime.now(UTC)
+
+
+def player_tag(spec: PlayerSpec) -> str:
+    """Our own tag for a player: ``human``, ``computer hard`` or ``computer hard 2.0``."""
+    if spec.kind is PlayerKind.HUMAN:
+        return "human"
+    think = f" {spec.think_time:g}" if spec.think_time is not None else ""
+    return f"computer {spec.level}{think}"
+
+
+def parse_player_tag(text: str | None) -> PlayerSpec:
+    """The inverse of ``player_tag``; a person when absent or not ours."""
+    words = (text or "").split()
+    try:
+        if len(words) in (2, 3) and words[0] == "computer":
+            think = float(words[2]) if len(words) == 3 else None
+            return PlayerSpec.computer(words[1], think)
+    except ValueError:
+        pass
+    return PlayerSpec.human()
+
+
+def check_result(game: Game, black: int, white: int, written: str) -> None:
+    """A finished game's written result must be its disc counts or its final score."""
+    outcome = game.outcome()
+    if outcome is None:
+        return
+    finals = {(outcome.black, outcome.white), Result.from_board(outcome).final_score}
+    if (black, white) not in finals:
+        raise FormatError(
+            f"the result {written} does not match the moves, which end "
+            f"{outcome.black}-{outcome.white}"
+        )

@@ -1,0 +1,214 @@
+"""The keeper of a front end's games: autosave after every change, a record at the end.
+
+A front end hands the keeper each match it starts (``attach``). From the first
+move on, every change (a move with its forced passes, undo, redo) is written to
+the game's own autosave at once, atomically, so a process killed at any instant
+(``kill -9``, a dropped SSH link) leaves the game as it was after its last change.
+When the game ends it goes into the records database and stops being an autosave.
+A game abandoned for a new one is dropped; a game left by quitting stays for
+``reversi`` to offer next time.
+
+Saving never stops play: the first failure (a full disk, a directory that is not
+writable) is reported once through ``on_problem`` and saving is off for the rest
+of the session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from reversi_tui.engine import Color
+from reversi_tui.match import Changed, GameOver, Match, MatchEvent
+from reversi_tui.match.record import GameRecord
+from reversi_tui.records.autosave import Autosave, AutosaveStore, Resumable, SavedGame
+from reversi_tui.records.database import DatabaseError, RecordsDatabase
+from reversi_tui.records.names import local_user, player_name
+from reversi_tui.records.paths import Places, StorageError, ensure_private_dir
+
+#: What a problem report is handed to (a status line, a toast, standard error).
+ProblemSink = Callable[[str], None]
+
+
+class GameKeeper:
+    """Saves the attached match as it changes and records it when it is over."""
+
+    def __init__(self, places: Places | None, *, on_problem: ProblemSink | None = None) -> None:
+        """``places`` None keeps nothing (tests, or a data directory that cannot be used)."""
+        self.places = places
+        self.on_problem = on_problem
+        #: Every problem met, in order (the first also went to ``on_problem``).
+        self.problems: list[str] = []
+        self.user = local_user()
+        self._store: AutosaveStore | None = None
+        self._match: Match | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self._save: Autosave | None = None
+        self._saving = places is not None
+        self._recorded = False
+
+    # Where games are kept ----------------------------------------------------------
+    def store(self) -> AutosaveStore | None:
+        """The autosave directory's store, created on first use; None when saving is off."""
+        if self._store is None and self._saving and self.places is not None:
+            try:
+                ensure_private_dir(self.places.data)
+                directory = ensure_private_dir(self.places.autosave_dir)
+            except StorageError as error:
+                self._saving_off(str(error))
+                return None
+            self._store = AutosaveStore(directory)
+        return self._store
+
+    def resumable(self) -> list[Resumable]:
+        """Unfinished games nobody has open, newest first; games with no move are dropped."""
+        store = self.store()
+        if store is None:
+            return []
+        try:
+            games = store.resumable()
+        except StorageError as error:
+            self._problem(str(error))
+            return []
+        for problem in store.problems:
+            self._problem(problem)
+        store.problems.clear()
+        offered = []
+        for item in games:
+            if item.saved.record.moves:
+                offered.append(item)
+            else:  # nothing to lose: a game saved before its first move or undone to it
+                store.discard(item)
+        return offered
+
+    def claim(self, item: Resumable) -> Autosave | None:
+        """Take ``item``'s lock to resume it; None if another ``reversi`` took it first."""
+        store = self.store()
+        return None if store is None else store.claim(item)
+
+    def discard(self, item: Resumable) -> None:
+        store = self.store()
+        if store is not None:
+            store.discard(item)
+
+    # The match being kept ----------------------------------------------------------
+    def attach(self, match: Match, save: Autosave | None = None) -> None:
+        """Keep ``match`` from now on; ``save`` is the autosave of a resumed game.
+
+        The match kept so far is dropped (a new game replaces it), unless it was
+        finished, which it was recorded when it ended. A game already over when it
+        is attached (opened from a file or the records to look at) is not recorded
+        again.
+        """
+        self.abandon()
+        self._match = match
+        self._save = save
+        self._recorded = match.is_over
+        self._unsubscribe = match.subscribe(self._on_event)
+
+    def abandon(self) -> None:
+        """Stop keeping the current match and delete its autosave (a new game replaces it)."""
+        self._detach(keep=False)
+
+    def close(self) -> None:
+        """Leaving: save the current match one last time and release it for resuming.
+
+        A game with no move yet is not worth offering again and is dropped.
+        """
+        match = self._match
+        keep = match is not None and bool(match.game.plies) and not match.is_over
+        if keep:
+            self.save_now()
+        self._detach(keep=keep)
+
+    def _detach(self, *, keep: bool) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self._unsubscribe = None
+        self._match = None
+        save, self._save = self._save, None
+        if save is None:
+            return
+        try:
+            if keep:
+                save.close()
+            else:
+                save.finish()
+        except StorageError as error:
+            self._problem(str(error))
+
+    def _on_event(self, event: MatchEvent) -> None:
+        if isinstance(event, Changed):
+            self.save_now()
+        elif isinstance(event, GameOver):
+            self._record()
+
+    def save_now(self) -> None:
+        """Write the current match to its autosave (created at the first change)."""
+        match = self._match
+        if match is None or match.is_over or not self._saving:
+            return
+        if self._save is None:
+            store = self.store()
+            if store is None:
+                return
+            try:
+                self._save = store.create()
+            except StorageError as error:
+                self._saving_off(str(error))
+                return
+        saved = SavedGame.of(match.game, match.settings.players, match.started)
+        try:
+            self._save.write(saved)
+        except StorageError as error:
+            self._saving_off(str(error))
+
+    def _record(self) -> None:
+        """The game is over: into the records database, and out of the autosaves."""
+        match = self._match
+        if match is None or self._recorded:
+            return
+        self._recorded = True
+        record = match.record()
+        if self._saving and self.places is not None:
+            self.add_record(record)
+        save, self._save = self._save, None
+        if save is not None:
+            try:
+                save.finish()
+            except StorageError as error:
+                self._problem(str(error))
+
+    def add_record(self, record: GameRecord) -> None:
+        """Write a finished game to the records database."""
+        if self.places is None:
+            return
+        names = {c: player_name(record.player(c), self.user) for c in Color}
+        try:
+            ensure_private_dir(self.places.data)
+            database = RecordsDatabase(self.places.database)
+        except (StorageError, DatabaseError) as error:
+            self._problem(f"the game was not recorded: {error}")
+            return
+        try:
+            for problem in database.problems:
+                self._problem(problem)
+            database.add(record, names[Color.BLACK], names[Color.WHITE])
+        except (StorageError, DatabaseError) as error:
+            self._problem(f"the game was not recorded: {error}")
+        finally:
+            database.close()
+
+    # Problems ----------------------------------------------------------------------
+    def _saving_off(self, reason: str) -> None:
+        if self._saving:
+            self._saving = False
+            self._problem(f"Saving is off: {reason}")
+
+    def _problem(self, message: str) -> None:
+        self.problems.append(message)
+        if self.on_problem is not None:
+            self.on_problem(message)
+
+    @property
+    def saving(self) -> bool:
+        return self._saving

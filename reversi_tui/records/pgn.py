@@ -1,0 +1,178 @@
+"""PGN-style Othello records: the project's own save format, and what archives publish.
+
+Reading takes tag pairs (``[Black "..."]``), then the moves in either case,
+numbered per move or per pair or not at all, with passes implied or written
+(``pass``, ``PA``, ``--``), ``{comments}``, ``;`` comments, CRLF, and an optional
+result (``34-30``, ``*``). Several games in one file: ``index`` picks one.
+
+Writing gives a small, readable file::
+
+    [Event "reversi-tui game"]
+    [Date "2026.11.23"]
+    [Black "alice"]
+    [White "Computer (hard)"]
+    [Result "34-30"]
+    [BlackPlayer "human"]
+    [WhitePlayer "computer hard 2"]
+
+    1. f5 d6 2. c3 d3 ... 34-30
+
+``Result`` is Black's discs, then White's (``*`` while unfinished). A start other
+than the usual one is ``[Position "<64 squares a1..h8: X, O, -> <X or O>"]``.
+``BlackPlayer``/``WhitePlayer`` (``human``, ``computer LEVEL [SECONDS]``) are ours,
+so our files give back exactly who played; other programs ignore them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from reversi_tui.engine import PASS, Move, Position, format_position, parse_position, parse_square
+from reversi_tui.engine.notation import NotationError
+from reversi_tui.match.record import GameRecord
+from reversi_tui.records.game_text import (
+    PASS_WORDS,
+    FormatError,
+    ImportedGame,
+    check_result,
+    parse_date,
+    parse_player_tag,
+    player_tag,
+    record_of,
+    replay,
+)
+
+_TOKENS = re.compile(
+    r"""\[\s*(?P<tag>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\]   # a tag pair
+    | \{[^}]*\}                                                          # a comment
+    | ;[^\n]*                                                            # a line comment
+    | (?P<word>[^\s\[\]{};]+)                                            # anything else
+    """,
+    re.VERBOSE,
+)
+_NUMBER = re.compile(r"^\d+\.+$|^\d+\.+(?=\S)")
+_RESULT = re.compile(r"^(\d{1,2})-(\d{1,2})$|^\*$|^1-0$|^0-1$|^1/2-1/2$")
+#: Tags written first, in this order.
+_FIRST = ("Event", "Site", "Date", "Round", "Black", "White", "Result")
+
+
+def read_pgn(text: str, index: int = 0) -> ImportedGame:
+    """Game ``index`` (from 0) of a PGN-style file."""
+    games = _split(text)
+    if not games:
+        raise FormatError('no game found: expected tags like [Black "..."] and moves like 1. f5')
+    if not 0 <= index < len(games):
+        raise FormatError(f"the file holds {len(games)} games; there is no game {index + 1}")
+    return _read(*games[index])
+
+
+def read_pgn_all(text: str) -> list[ImportedGame]:
+    return [_read(tags, words) for tags, words in _split(text)]
+
+
+def _split(text: str) -> list[tuple[dict[str, str], list[str]]]:
+    """The games of a file: each its tags and its move words (numbers dropped)."""
+    games: list[tuple[dict[str, str], list[str]]] = []
+    tags: dict[str, str] = {}
+    words: list[str] = []
+    lines = [line for line in text.splitlines() if not line.lstrip().startswith("%")]
+    for token in _TOKENS.finditer("\n".join(lines)):
+        if token["tag"] is not None:
+            if words:  # tags after moves start the next game
+                games.append((tags, words))
+                tags, words = {}, []
+            tags[token["tag"]] = token["value"].replace('\\"', '"').replace("\\\\", "\\")
+        elif token["word"] is not None:
+            word = _NUMBER.sub("", token["word"])
+            if not word:
+                continue
+            words.append(word)
+            if _RESULT.match(word):
+                games.append((tags, words))
+                tags, words = {}, []
+    if tags or words:
+        games.append((tags, words))
+    return [(t, w) for t, w in games if w or t]
+
+
+def _read(tags: dict[str, str], words: list[str]) -> ImportedGame:
+    moves: list[tuple[str, Move]] = []
+    ending: str | None = None
+    for word in words:
+        if _RESULT.match(word):
+            ending = word
+            break
+        if word.lower() in PASS_WORDS:
+            moves.append((word, PASS))
+            continue
+        try:
+            moves.extend(
+                (word[i : i + 2], parse_square(word[i : i + 2])) for i in range(0, len(word), 2)
+            )
+        except NotationError:
+            raise FormatError(f"{word!r} is not a move: write squares like f5, or pass") from None
+    start = Position.initial()
+    if "Position" in tags:
+        try:
+            start = parse_position(tags["Position"])
+        except NotationError as error:
+            raise FormatError(f"the Position tag is not a position: {error}") from None
+    game = replay(start, moves)
+    written = tags.get("Result") or ending
+    if written and (scores := re.match(r"^(\d{1,2})-(\d{1,2})$", written)):
+        check_result(game, int(scores[1]), int(scores[2]), written)
+    record = record_of(
+        game,
+        parse_player_tag(tags.get("BlackPlayer")),
+        parse_player_tag(tags.get("WhitePlayer")),
+        parse_date(tags.get("Date")),
+    )
+    return ImportedGame(record, tags)
+
+
+def write_pgn(record: GameRecord, tags: Mapping[str, str] | None = None) -> str:
+    """The record as a PGN-style game; ``tags`` add to (or replace) the usual ones."""
+    game = record.game()
+    outcome = game.outcome()
+    result = "*" if outcome is None else f"{outcome.black}-{outcome.white}"
+    pairs: dict[str, str] = {
+        "Event": "reversi-tui game",
+        "Date": record.started.astimezone().strftime("%Y.%m.%d"),
+        "Black": record.black.label,
+        "White": record.white.label,
+        "Result": result,
+    }
+    pairs.update(tags or {})
+    pairs["Result"] = result
+    pairs["BlackPlayer"] = player_tag(record.black)
+    pairs["WhitePlayer"] = player_tag(record.white)
+    if record.start != Position.initial():
+        pairs["Position"] = format_position(record.start)
+    ordered = [k for k in _FIRST if k in pairs] + [k for k in pairs if k not in _FIRST]
+    head = "\n".join(f'[{k} "{_quote(pairs[k])}"]' for k in ordered)
+    return f"{head}\n\n{_movetext(record.moves, result)}\n"
+
+
+def _quote(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def _movetext(moves: tuple[Move, ...], result: str) -> str:
+    """Numbered per pair of written moves (passes implied), wrapped at 80 columns."""
+    squares = [m for m in moves if m != PASS]
+    words: list[str] = []
+    for i, move in enumerate(squares):
+        name = f"{'abcdefgh'[move % 8]}{move // 8 + 1}"
+        words.append(f"{i // 2 + 1}. {name}" if i % 2 == 0 else name)
+    words.append(result)
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > 80:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return "\n".join(lines)

@@ -1,0 +1,157 @@
+"""The remembered settings file: a small TOML file the player may also edit by hand.
+
+It is read with the standard library's ``tomllib`` and written with ``tomli_w``
+through an atomic write. Reading never stops the game: a file that is not TOML
+is set aside (renamed, never deleted) and the defaults are used; a key with a
+wrong value falls back to its default alone; keys we do not know (a newer
+version's, a typo) are ignored. Each read gives at most one line to tell the player.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from reversi_tui.match.settings import PLAYER_CHOICES
+from reversi_tui.records.atomic import atomic_write, set_aside
+from reversi_tui.records.paths import StorageError, storage_error
+
+__all__ = ["StoredSettings", "load_settings", "save_settings"]
+
+#: Larger than any settings file we write: a bigger one is not a settings file.
+MAX_SETTINGS_BYTES = 1 << 16
+HEADER = "# reversi-tui settings: written by the game when a choice changes.\n\n"
+
+
+@dataclass(frozen=True)
+class StoredSettings:
+    """The choices remembered between runs; players are spelt as ``--black``/``--white``
+    take them (``human`` or a level), so the command line and the file agree."""
+
+    theme: str | None = None
+    black: str = "human"
+    white: str = "medium"
+    #: Corner discs (0-4) given to ``handicap_colour`` (``black`` or ``white``).
+    handicap: int = 0
+    handicap_colour: str = "black"
+    #: Seconds per computer move (None: each level's own budget).
+    think_time: float | None = None
+
+
+def _theme(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _player(value: Any) -> str | None:
+    return value if value in PLAYER_CHOICES else None
+
+
+def _handicap(value: Any) -> int | None:
+    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 4
+    return value if ok else None
+
+
+def _colour(value: Any) -> str | None:
+    return value if value in ("black", "white") else None
+
+
+def _think_time(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if value > 0 and math.isfinite(value) else None
+
+
+#: Each key's check: the value to use, or None when it cannot be used.
+_CHECKS: dict[str, Callable[[Any], Any]] = {
+    "theme": _theme,
+    "black": _player,
+    "white": _player,
+    "handicap": _handicap,
+    "handicap_colour": _colour,
+    "think_time": _think_time,
+}
+_EXPECTED = {
+    "theme": "a theme name",
+    "black": f"one of {', '.join(PLAYER_CHOICES)}",
+    "white": f"one of {', '.join(PLAYER_CHOICES)}",
+    "handicap": "a whole number from 0 to 4",
+    "handicap_colour": "black or white",
+    "think_time": "a number of seconds above 0",
+}
+assert set(_CHECKS) == {field.name for field in fields(StoredSettings)}
+
+
+def load_settings(path: Path) -> tuple[StoredSettings, str | None]:
+    """The settings in ``path`` and at most one line about what was wrong with it.
+
+    A missing file gives the defaults and no message.
+    """
+    try:
+        with open(path, "rb") as file:
+            raw = file.read(MAX_SETTINGS_BYTES + 1)
+    except FileNotFoundError:
+        return StoredSettings(), None
+    except OSError as error:
+        reason = storage_error(error, path, "read")
+        return StoredSettings(), f"Settings were not read: {reason}; the defaults are used."
+    try:
+        if len(raw) > MAX_SETTINGS_BYTES:
+            raise ValueError("it is far too large")
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError) as error:
+        return StoredSettings(), _broken(path, error)
+    values: dict[str, Any] = {}
+    wrong: list[str] = []
+    for key, check in _CHECKS.items():
+        if key not in data:
+            continue
+        value = check(data[key])
+        if value is None:
+            wrong.append(f"{key} = {_show(data[key])} (expected {_EXPECTED[key]})")
+        else:
+            values[key] = value
+    if not wrong:
+        return StoredSettings(**values), None
+    return StoredSettings(**values), f"Settings file {path}: default used for {'; '.join(wrong)}."
+
+
+def _broken(path: Path, error: Exception) -> str:
+    """Set a file that is not TOML aside; the line that tells the player."""
+    if isinstance(error, UnicodeDecodeError):
+        why = "it is not text"
+    else:
+        why = str(error).splitlines()[0] if str(error) else "it is not TOML"
+    try:
+        moved = set_aside(path)
+    except StorageError as failure:
+        return f"The settings file {path} is broken ({why}) and cannot be set aside: {failure}."
+    return (
+        f"The settings file {path} is broken ({why}); it was kept as {moved.name} "
+        "and the defaults are used."
+    )
+
+
+def _show(value: Any) -> str:
+    """A value as the player wrote it (near enough), kept short for a one-line message."""
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
+def save_settings(path: Path, settings: StoredSettings) -> None:
+    """Write ``settings`` to ``path`` atomically (its directory must exist).
+
+    TOML has no null: a setting that is None is left out, which reads back as None.
+    Raises StorageError when the disk refuses.
+    """
+    data = {
+        field.name: getattr(settings, field.name)
+        for field in fields(settings)
+        if getattr(settings, field.name) is not None
+    }
+    atomic_write(path, HEADER + tomli_w.dumps(data))

@@ -1,0 +1,198 @@
+"""Game files: PGN-style records, GGF, move lists and positions, both ways."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reversi_tui.engine import PASS, Game, Position, format_position, handicap_position
+from reversi_tui.engine.board import Color
+from reversi_tui.engine.notation import parse_move_list
+from reversi_tui.match.record import GameRecord, Result
+from reversi_tui.match.settings import PlayerSpec
+from reversi_tui.records.formats import FormatError, read_game, write_game
+from reversi_tui.records.ggf import read_ggf, read_ggf_all, write_ggf
+from reversi_tui.records.pgn import read_pgn, read_pgn_all, write_pgn
+
+START_BO = "8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *"
+WHEN = datetime(2026, 11, 23, 10, 15, tzinfo=UTC)
+
+
+def random_game(seed: int, *, start: Position | None = None, plies: int = 80) -> Game:
+    rng = random.Random(seed)
+    game = Game(start)
+    while not game.is_over and len(game.plies) < plies:
+        game.play(rng.choice(game.legal_moves))
+    return game
+
+
+def game_with_a_pass() -> Game:
+    """A whole random game in which some side had to pass (the first such seed)."""
+    for seed in range(10_000):
+        game = random_game(seed)
+        if game.is_over and any(p.is_pass for p in game.plies[:-1]):
+            return game
+    raise AssertionError("no random game with a pass")
+
+
+def record(
+    game: Game, black: PlayerSpec | None = None, white: PlayerSpec | None = None
+) -> GameRecord:
+    players = {Color.BLACK: black or PlayerSpec.human(), Color.WHITE: white or PlayerSpec.human()}
+    return GameRecord.of(game, players, started=WHEN)
+
+
+# --- PGN -----------------------------------------------------------------------------
+
+
+ARCHIVE = (
+    '[Event "Club championship"]\r\n[Date "2024.05.01"]\r\n[Black "Tamaki"]\r\n'
+    '[White "Nicolet"]\r\n[Result "*"]\r\n\r\n'
+    "1. F5 D6 2. C3 D3 {the tiger} 3. C4 F4 *\r\n\r\n"
+    '[Event "Second"]\r\n[Black "B"]\r\n[White "W"]\r\n\r\n'
+    "1. f5 2. f6 3. e6 4. f4 ; perpendicular\r\n*\r\n"
+)
+
+
+def test_an_archive_with_two_games_crlf_comments_and_either_case() -> None:
+    first = read_pgn(ARCHIVE)
+    assert first.record.move_list() == "f5d6c3d3c4f4"
+    assert first.tags["Black"] == "Tamaki" and first.tags["Date"] == "2024.05.01"
+    assert first.record.started.date().isoformat() == "2024-05-01"
+    second = read_pgn(ARCHIVE, 1)
+    assert second.record.move_list() == "f5f6e6f4" and second.tags["White"] == "W"
+    assert [g.record.move_list() for g in read_pgn_all(ARCHIVE)] == ["f5d6c3d3c4f4", "f5f6e6f4"]
+    with pytest.raises(FormatError, match="2 games"):
+        read_pgn(ARCHIVE, 2)
+
+
+def test_passes_are_implied_or_written() -> None:
+    game = game_with_a_pass()
+    squares = game.move_list()
+    implied = read_game(squares)
+    assert implied.record.game().plies == game.plies
+    written = " ".join(
+        "pass" if m == PASS else f"{'abcdefgh'[m % 8]}{m // 8 + 1}" for m in game.moves
+    )
+    assert read_pgn(written).record.game().plies == game.plies
+
+
+def test_a_pass_where_the_rules_do_not_force_one_is_refused() -> None:
+    with pytest.raises(FormatError, match="pass after move 1 is not allowed"):
+        read_pgn("1. f5 pass d6")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("1. f5 d6 2. c3 c3", "move 4 (c3) is not legal: c3 is taken"),
+        ("1. f5 d6 2. a1", "move 3 (a1) is not legal: it flips nothing for Black"),
+        ("1. F5 D6 2. Z9", "'Z9' is not a move"),
+    ],
+)
+def test_an_illegal_move_names_its_number_and_square(text: str, words: str) -> None:
+    with pytest.raises(FormatError) as caught:
+        read_game(text)
+    assert words in str(caught.value)
+
+
+def test_a_result_that_disagrees_with_the_board_is_refused() -> None:
+    game = random_game(3)
+    outcome = game.outcome()
+    assert outcome is not None
+    good = write_pgn(record(game))
+    assert read_pgn(good).record.result == Result.from_board(outcome)
+    bad = good.replace(f'"{outcome.black}-{outcome.white}"', '"64-0"')
+    with pytest.raises(FormatError, match="does not match the moves"):
+        read_pgn(bad)
+
+
+def test_our_pgn_keeps_players_handicap_and_date() -> None:
+    start = handicap_position(2, Color.WHITE)
+    game = random_game(7, start=start, plies=20)
+    ours = record(game, PlayerSpec.human(), PlayerSpec.computer("hard", 2.0))
+    text = write_pgn(ours, {"Black": "alice"})
+    assert f'[Position "{format_position(start)}"]' in text
+    assert '[Black "alice"]' in text and '[WhitePlayer "computer hard 2"]' in text
+    back = read_pgn(text)
+    assert back.ours
+    assert back.record.start == start and back.record.moves == ours.moves
+    assert (back.record.black, back.record.white) == (ours.black, ours.white)
+    assert back.record.started.date() == WHEN.astimezone().date()
+    assert max(len(line) for line in text.splitlines()) <= 80
+
+
+# --- GGF -----------------------------------------------------------------------------
+
+
+GGS = (
+    "(;GM[Othello]PC[GGS/os]DT[2003.12.15_10:23:44.CET]PB[Saio1200]PW[Saio3000]RE[+0.000]"
+    f"TI[05:00//02:00]TY[8]BO[{START_BO}]B[f5//0.01]W[d6/-1.00/0.24]B[c3//0.01]W[d3]"
+    "B[c4/2.5/1.0];)\n"
+    "(;GM[Othello]PB[a]PW[b]TY[8]"
+    "BO[8 ---------------------------O*------*O--------------------------- *]B[d3]W[c5];)\n"
+)
+
+
+def test_ggs_games_with_times_evals_and_several_per_file() -> None:
+    first = read_ggf(GGS)
+    assert first.record.move_list() == "f5d6c3d3c4"
+    assert first.tags["Black"] == "Saio1200" and first.tags["TI"] == "05:00//02:00"
+    assert first.tags["RE"] == "+0.000"
+    assert read_ggf(GGS, 1).record.move_list() == "d3c5"
+    assert len(read_ggf_all(GGS)) == 2
+
+
+def test_ggf_passes_are_written_pa_and_read_in_any_case() -> None:
+    game = game_with_a_pass()
+    text = write_ggf(record(game))
+    assert "[PA]" in text
+    assert read_ggf(text).record.game().plies == game.plies
+    assert read_ggf(text.replace("[PA]", "[pass]")).record.game().plies == game.plies
+    outcome = game.outcome()
+    assert outcome is not None
+    assert f"RE[{outcome.black - outcome.white:+.3f}]" in text
+
+
+def test_ggf_move_of_the_wrong_colour_is_refused() -> None:
+    text = f"(;GM[Othello]TY[8]BO[{START_BO}]B[f5]B[d6];)"
+    with pytest.raises(FormatError, match="move 2 \\(d6\\) is Black's, but White is to move"):
+        read_ggf(text)
+
+
+def test_ggf_other_board_sizes_are_refused() -> None:
+    with pytest.raises(FormatError, match="8x8"):
+        read_ggf("(;GM[Othello]TY[10]BO[10 " + "-" * 100 + " *]B[f5];)")
+
+
+# --- Every format, both ways ------------------------------------------------------
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), plies=st.integers(0, 70))
+def test_random_games_round_trip_through_every_format(seed: int, plies: int) -> None:
+    game = random_game(seed, plies=plies)
+    original = record(game, PlayerSpec.computer("easy"), PlayerSpec.human())
+    for fmt in ("pgn", "ggf", "moves") if game.moves else ("pgn", "ggf"):
+        back = read_game(write_game(original, fmt)).record
+        assert back.game().plies == game.plies, fmt
+        assert back.result == original.result
+    assert read_game(write_pgn(original)).record.black == original.black
+
+
+def test_position_format_says_who_moves_or_dash_when_over() -> None:
+    live = record(Game.from_moves(None, parse_move_list("f5d6")))
+    assert write_game(live, "position") == format_position(live.game().position) + "\n"
+    over = record(random_game(11))
+    assert write_game(over, "position").rstrip().endswith(" -")
+    start = read_game(format_position(Position.initial()))
+    assert start.record.moves == () and start.record.start == Position.initial()
+
+
+def test_text_that_is_no_game_is_refused() -> None:
+    with pytest.raises(FormatError, match="not a game file"):
+        read_game("hello, world")

@@ -1,0 +1,138 @@
+"""The keeper: every change saved at once, the record at the end, problems said once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reversi_tui.engine import Game, parse_square
+from reversi_tui.engine.notation import parse_move_list
+from reversi_tui.match import Match, MatchSettings, PlayerSpec, play_out
+from reversi_tui.records.autosave import AutosaveStore
+from reversi_tui.records.database import RecordsDatabase
+from reversi_tui.records.keeper import GameKeeper
+from reversi_tui.records.paths import Places
+
+from ..fakes import fake_sources
+
+HUMANS = MatchSettings(PlayerSpec.human(), PlayerSpec.human())
+COMPUTERS = MatchSettings(PlayerSpec.computer("easy"), PlayerSpec.computer("hard"))
+
+
+def humans_match(moves: str = "") -> Match:
+    game = Game.from_moves(None, parse_move_list(moves)) if moves else None
+    return Match(HUMANS, fake_sources(), game=game)
+
+
+def saved_games(places: Places) -> list[str]:
+    """The move lists of the unfinished games a new run would find."""
+    return [
+        item.saved.record.move_list() for item in AutosaveStore(places.autosave_dir).resumable()
+    ]
+
+
+def test_every_change_is_saved_at_once(tmp_path: Path) -> None:
+    places = Places.resolve(tmp_path)
+    keeper = GameKeeper(places)
+    match = humans_match("f5d6")
+    keeper.attach(match)
+    match._play(parse_square("c3"), None)
+    # Another process sees the game as it is now, but cannot take it: it is open here.
+    assert saved_games(places) == []
+    keeper.close()
+    assert saved_games(places) == ["f5d6c3"]
+
+
+def test_undo_and_redo_are_saved_with_the_redo_stack(tmp_path: Path) -> None:
+    places = Places.resolve(tmp_path)
+    keeper = GameKeeper(places)
+    match = humans_match("f5d6c3")
+    keeper.attach(match)
+    match.undo()
+    keeper.close()
+    [item] = AutosaveStore(places.autosave_dir).resumable()
+    game = item.saved.game()
+    assert game.move_list() == "f5d6" and game.can_redo
+    game.redo()
+    assert game.move_list() == "f5d6c3"
+
+
+def test_a_game_with_no_move_is_not_offered(tmp_path: Path) -> None:
+    places = Places.resolve(tmp_path)
+    keeper = GameKeeper(places)
+    keeper.attach(humans_match())
+    keeper.close()
+    assert GameKeeper(places).resumable() == []
+
+
+def test_a_new_game_drops_the_abandoned_one(tmp_path: Path) -> None:
+    places = Places.resolve(tmp_path)
+    keeper = GameKeeper(places)
+    first = humans_match("f5")
+    keeper.attach(first)
+    first._play(parse_square("d6"), None)
+    keeper.attach(humans_match())  # the new-game dialog confirmed
+    keeper.close()
+    assert saved_games(places) == []
+
+
+def test_a_finished_game_is_recorded_once_and_leaves_the_autosaves(tmp_path: Path) -> None:
+    places = Places.resolve(tmp_path)
+    keeper = GameKeeper(places)
+    match = Match(COMPUTERS, fake_sources())
+    keeper.attach(match)
+    result = play_out(match)
+    assert result is not None
+    keeper.close()
+    assert saved_games(places) == []
+    database = RecordsDatabase(places.database)
+    try:
+        [stored] = database.recent(10)
+    finally:
+        database.close()
+    assert stored.record.moves == tuple(match.game.moves)
+    assert stored.record.result == result
+    # Looking at the finished game again (opened from the records) records nothing.
+    keeper.attach(Match(COMPUTERS, fake_sources(), game=match.game))
+    keeper.close()
+    database = RecordsDatabase(places.database)
+    try:
+        assert len(database.recent(10)) == 1
+    finally:
+        database.close()
+
+
+def test_saving_off_is_said_once_and_play_goes_on(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("a file where the data directory should be\n")
+    said: list[str] = []
+    keeper = GameKeeper(Places.resolve(blocker), on_problem=said.append)
+    match = humans_match("f5")
+    keeper.attach(match)
+    for move in ("d6", "c3", "d3"):
+        match._play(parse_square(move), None)
+    keeper.close()
+    assert len(said) == 1 and said[0].startswith("Saving is off:")
+    assert not keeper.saving
+    assert match.game.move_list() == "f5d6c3d3"
+
+
+@pytest.mark.parametrize("moves", ["f5d6c3d3c4f4c5b3c2"])
+def test_a_resumed_game_is_saved_to_the_same_file(tmp_path: Path, moves: str) -> None:
+    places = Places.resolve(tmp_path)
+    keeper = GameKeeper(places)
+    match = humans_match(moves)
+    keeper.attach(match)
+    match.undo()
+    keeper.close()
+    again = GameKeeper(places)
+    [item] = again.resumable()
+    save = again.claim(item)
+    assert save is not None
+    resumed = Match(HUMANS, fake_sources(), game=item.saved.game())
+    again.attach(resumed, save)
+    resumed.redo()
+    again.close()
+    assert saved_games(places) == [moves]
+    assert len(list(places.autosave_dir.glob("*.json"))) == 1

@@ -1,0 +1,65 @@
+"""``reversi convert``: every format out, standard input, and one line for a bad file."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from reversi_tui.cli import main
+
+
+def convert(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(["convert", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def game_file(tmp_path: Path) -> Path:
+    path = tmp_path / "game.pgn"
+    path.write_text('[Event "e"]\n[Black "a"]\n[White "b"]\n\n1. f5 d6 2. c3 d3 *\n')
+    return path
+
+
+def test_each_format(capsys: pytest.CaptureFixture[str], game_file: Path) -> None:
+    status, out, _ = convert(capsys, str(game_file), "--to", "moves")
+    assert (status, out) == (0, "f5d6c3d3\n")
+    status, out, _ = convert(capsys, str(game_file), "--to", "ggf")
+    assert status == 0 and out.startswith("(;GM[Othello]") and "PB[a]" in out
+    assert "B[f5]W[d6]B[c3]W[d3]" in out
+    status, out, _ = convert(capsys, str(game_file), "--to", "pgn")
+    assert status == 0 and '[Black "a"]' in out and "1. f5 d6 2. c3 d3 *" in out
+    status, out, _ = convert(capsys, str(game_file), "--to", "position")
+    assert status == 0 and len(out.strip()) == 66 and out.strip().endswith(" X")
+
+
+def test_standard_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"F5D6C3\n")))
+    status, out, _ = convert(capsys, "-", "--to", "moves")
+    assert (status, out) == (0, "f5d6c3\n")
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (None, "cannot read"),
+        (bytes(range(256)), "binary"),
+        (b"1. f5 d6 2. c3 c3\n", "move 4 (c3) is not legal"),
+        (b"", "not a game file"),
+    ],
+    ids=["missing", "binary", "illegal", "empty"],
+)
+def test_a_bad_file_is_one_line_and_status_1(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: bytes | None, words: str
+) -> None:
+    path = tmp_path / "bad.pgn"
+    if content is not None:
+        path.write_bytes(content)
+    status, out, err = convert(capsys, str(path), "--to", "moves")
+    assert status == 1 and out == ""
+    [line] = err.strip().splitlines()
+    assert words in line and "Traceback" not in err

@@ -1,0 +1,258 @@
+"""``reversi history``: the records as a table, JSON or a PGN file, newest first; no
+database is no games (and nothing is created); bad options and bad files are one line."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from reversi_tui.cli import main
+from reversi_tui.commands.history import NO_GAMES
+from reversi_tui.match import GameRecord, PlayerSpec
+from reversi_tui.records.database import RecordsDatabase
+from reversi_tui.records.paths import DATA_DIR_ENV
+from tests.records.test_database import STARTED, finished_record, resigned_record
+
+Captured = pytest.CaptureFixture[str]
+
+
+@pytest.fixture(autouse=True)
+def no_data_dir_from_outside(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(DATA_DIR_ENV, raising=False)
+    monkeypatch.setenv("COLUMNS", "100")
+
+
+def history(data: Path, *options: str) -> int:
+    return main(["--data-dir", str(data), "history", *options])
+
+
+def recorded(data: Path) -> list[GameRecord]:
+    """Three games in ``data``'s database, played an hour apart: p0 first, then p1, p2."""
+    records = [
+        finished_record(1, started=STARTED),
+        finished_record(2, started=STARTED + timedelta(hours=1), white=PlayerSpec.human()),
+        replace(
+            resigned_record(3),
+            started=STARTED + timedelta(hours=2),
+            ended=STARTED + timedelta(hours=2, minutes=3),
+        ),
+    ]
+    with RecordsDatabase(data / "records.sqlite3") as db:
+        for number, record in enumerate(records):
+            white = "bob" if number == 1 else "Computer (hard)"
+            db.add(record, f"p{number}", white)
+    return records
+
+
+def test_no_data_directory_is_no_games_and_creates_nothing(
+    tmp_path: Path, capsys: Captured
+) -> None:
+    data = tmp_path / "nowhere"
+    assert history(data) == 0
+    assert capsys.readouterr().out == NO_GAMES + "\n"
+    assert history(data, "--json") == 0
+    assert json.loads(capsys.readouterr().out) == []
+    assert not data.exists()
+
+
+def test_a_data_directory_without_a_database_is_left_alone(
+    tmp_path: Path, capsys: Captured
+) -> None:
+    assert history(tmp_path) == 0
+    assert NO_GAMES in capsys.readouterr().out
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_table_lists_the_games_newest_first(tmp_path: Path, capsys: Captured) -> None:
+    records = recorded(tmp_path)
+    assert history(tmp_path) == 0
+    out = capsys.readouterr().out
+    for heading in ("Date", "Black", "White", "Result", "Moves"):
+        assert heading in out
+    rows = [line for line in out.splitlines() if " p" in line]
+    assert [row.split()[2] for row in rows] == ["p2", "p1", "p0"]
+    assert "Black wins" in out or "White wins" in out or "Draw" in out
+    assert "White wins by resignation" in rows[0]
+    assert "bob" in rows[1] and "Computer (hard)" in rows[2]
+    assert str(len(records[0].move_list()) // 2) in rows[2]
+    assert "3 games, newest first" in out
+
+
+def test_limit_keeps_the_newest(tmp_path: Path, capsys: Captured) -> None:
+    recorded(tmp_path)
+    assert history(tmp_path, "--limit", "2") == 0
+    out = capsys.readouterr().out
+    assert " p2 " in out and " p1 " in out and " p0 " not in out
+    assert "the 2 most recent of 3 games" in out
+
+
+def test_json_has_every_field(tmp_path: Path, capsys: Captured) -> None:
+    records = recorded(tmp_path)
+    assert history(tmp_path, "--json") == 0
+    games = json.loads(capsys.readouterr().out)
+    assert [game["black"]["name"] for game in games] == ["p2", "p1", "p0"]
+    last, first = games[0], games[2]
+    assert first["moves"] == records[0].move_list()
+    assert first["black"] == {
+        "name": "p0",
+        "kind": "human",
+        "level": None,
+        "think_time": None,
+        "depth": None,
+    }
+    assert first["white"] == {
+        "name": "Computer (hard)",
+        "kind": "computer",
+        "level": "hard",
+        "think_time": 0.5,
+        "depth": 6,
+    }
+    assert (first["handicap"], first["handicap_colour"]) == (0, None)
+    assert first["start"] == "---------------------------OX------XO--------------------------- X"
+    assert first["duration_seconds"] == 450.0
+    assert first["started"].startswith("2026-03-14T15:09:26")
+    assert first["score"]["black"] + first["score"]["white"] == 64
+    assert (last["termination"], last["winner"]) == ("resignation", "white")
+    assert last["result"] == "White wins by resignation"
+    assert last["discs"]["black"] + last["discs"]["white"] == 4 + 20
+    assert games[1]["white"]["kind"] == "human"
+    assert {"id", "move_count", "ended"} <= set(first)
+
+
+def test_the_environment_names_the_data_directory(
+    tmp_path: Path, capsys: Captured, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    recorded(tmp_path)
+    monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path))
+    assert main(["history", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)) == 3
+
+
+@pytest.mark.parametrize("limit", ["0", "10001", "-3", "many", "2.5"])
+def test_a_bad_limit_is_an_argument_error(tmp_path: Path, capsys: Captured, limit: str) -> None:
+    with pytest.raises(SystemExit) as exited:
+        history(tmp_path, "--limit", limit)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "--limit" in err and "Traceback" not in err
+
+
+def test_json_and_export_do_not_go_together(tmp_path: Path, capsys: Captured) -> None:
+    with pytest.raises(SystemExit) as exited:
+        history(tmp_path, "--json", "--export", str(tmp_path / "games.pgn"))
+    assert exited.value.code == 2
+    assert "not allowed with" in capsys.readouterr().err
+
+
+def test_a_damaged_database_is_set_aside_and_said(tmp_path: Path, capsys: Captured) -> None:
+    (tmp_path / "records.sqlite3").write_text("not a database at all\n")
+    assert history(tmp_path) == 0
+    out, err = capsys.readouterr()
+    assert NO_GAMES in out
+    assert err.startswith("reversi history: The records database was not usable")
+    assert len(list(tmp_path.glob("records.sqlite3.damaged-*"))) == 1
+
+
+def test_a_newer_database_is_one_line_and_status_1(tmp_path: Path, capsys: Captured) -> None:
+    recorded(tmp_path)
+    connection = sqlite3.connect(tmp_path / "records.sqlite3")
+    connection.execute("PRAGMA user_version = 9")
+    connection.close()
+    assert history(tmp_path) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and "newer version of reversi" in err
+
+
+def test_export_writes_every_game_as_one_pgn_file(tmp_path: Path, capsys: Captured) -> None:
+    pgn = pytest.importorskip("reversi_tui.records.pgn")
+    records = recorded(tmp_path)
+    target = tmp_path / "all.pgn"
+    assert history(tmp_path, "--export", str(target)) == 0
+    assert capsys.readouterr().out == f"Exported 3 games to {target}.\n"
+    games = pgn.read_pgn_all(target.read_text())
+    assert [game.record.moves for game in games] == [r.moves for r in records]
+    assert [game.tags["Black"] for game in games] == ["p0", "p1", "p2"]
+    assert [game.tags["White"] for game in games] == ["Computer (hard)", "bob", "Computer (hard)"]
+    assert target.stat().st_mode & 0o077 == 0
+
+
+def test_export_with_a_limit_takes_the_newest(tmp_path: Path, capsys: Captured) -> None:
+    pgn = pytest.importorskip("reversi_tui.records.pgn")
+    recorded(tmp_path)
+    target = tmp_path / "two.pgn"
+    assert history(tmp_path, "--limit", "2", "--export", str(target)) == 0
+    assert "Exported 2 games" in capsys.readouterr().out
+    games = pgn.read_pgn_all(target.read_text())
+    assert [game.tags["Black"] for game in games] == ["p1", "p2"]
+
+
+def test_export_of_no_games_writes_nothing(tmp_path: Path, capsys: Captured) -> None:
+    target = tmp_path / "none.pgn"
+    assert history(tmp_path, "--export", str(target)) == 0
+    assert "Nothing was written" in capsys.readouterr().out
+    assert not target.exists()
+
+
+def test_a_name_is_shown_as_it_is_never_as_markup(tmp_path: Path, capsys: Captured) -> None:
+    with RecordsDatabase(tmp_path / "records.sqlite3") as db:
+        db.add(finished_record(1), "[red]eve[/red]", "Computer (hard)")
+    assert history(tmp_path) == 0
+    assert "[red]eve[/red]" in capsys.readouterr().out
+
+
+Seen = list[tuple[GameRecord, dict[str, str]]]
+
+
+@pytest.fixture
+def fake_pgn(monkeypatch: pytest.MonkeyPatch) -> Seen:
+    """A stand-in for ``records.pgn.write_pgn``: tests the export's own part, whatever
+    the PGN looks like. Collects what it is given."""
+    seen: Seen = []
+
+    def write_pgn(record: GameRecord, tags: dict[str, str]) -> str:
+        seen.append((record, dict(tags)))
+        return f'[Black "{tags["Black"]}"]\n\n{record.move_list()}\n'
+
+    monkeypatch.setitem(
+        sys.modules, "reversi_tui.records.pgn", SimpleNamespace(write_pgn=write_pgn)
+    )
+    return seen
+
+
+def test_export_hands_every_game_to_write_pgn_oldest_first(
+    tmp_path: Path, capsys: Captured, fake_pgn: Seen
+) -> None:
+    records = recorded(tmp_path)
+    target = tmp_path / "all.pgn"
+    target.write_text("the old file\n")
+    assert history(tmp_path, "--export", str(target)) == 0
+    assert capsys.readouterr().out == f"Exported 3 games to {target}.\n"
+    assert [record for record, _ in fake_pgn] == records
+    assert [tags for _, tags in fake_pgn] == [
+        {"Black": "p0", "White": "Computer (hard)"},
+        {"Black": "p1", "White": "bob"},
+        {"Black": "p2", "White": "Computer (hard)"},
+    ]
+    assert target.read_text() == "\n".join(
+        f'[Black "p{n}"]\n\n{record.move_list()}\n' for n, record in enumerate(records)
+    )
+    assert target.stat().st_mode & 0o077 == 0
+
+
+def test_export_somewhere_unwritable_is_one_line_and_status_1(
+    tmp_path: Path, capsys: Captured, fake_pgn: Seen
+) -> None:
+    recorded(tmp_path)
+    (tmp_path / "a-file").write_text("")
+    assert history(tmp_path, "--export", str(tmp_path / "a-file" / "games.pgn")) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("reversi history: the games were not exported:") and err.count("\n") == 1

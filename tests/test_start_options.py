@@ -1,0 +1,85 @@
+"""--moves, --position and --load start from a game; bad ones are one line and status 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reversi_tui.engine import format_position
+from reversi_tui.engine.game import Game
+from reversi_tui.engine.notation import parse_move_list
+
+#: A position led by "-": a handicap-free opening after f5d6c3, White to move.
+AFTER_F5D6C3 = format_position(Game.from_moves(None, parse_move_list("f5d6c3")).position)
+
+
+def plain(*args: str, data: bytes = b"") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "reversi_tui", "--plain", *args],
+        input=data.decode(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def first_board(out: str) -> str:
+    """The first board of a line-mode transcript (the game it started from)."""
+    return out.split("\n\n", 1)[0]
+
+
+def test_moves_start_line_mode_after_them() -> None:
+    from_moves = plain("--moves", "f5d6c3")
+    from_position = plain("--position", AFTER_F5D6C3)
+    assert first_board(from_moves.stdout) == first_board(from_position.stdout)
+    fresh = plain()
+    assert first_board(from_moves.stdout) != first_board(fresh.stdout)
+    assert from_moves.stdout.count("B") != fresh.stdout.count("B")
+
+
+def test_a_position_led_by_a_dash_is_not_taken_for_an_option() -> None:
+    assert AFTER_F5D6C3.startswith("-")
+    done = plain("--position", AFTER_F5D6C3)
+    assert "error" not in done.stderr and done.returncode == 1  # input ended: status 1
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--moves", "f5zz"], "zz"),
+        (["--moves", "f5f5"], "f5"),
+        (["--position", "nonsense X"], "64"),
+        (["--handicap", "2", "--moves", "f5"], "--handicap"),
+        (["--load", "/nonexistent/game.pgn"], "cannot read"),
+    ],
+)
+def test_a_game_that_cannot_be_started_from_is_one_line(args: list[str], words: str) -> None:
+    done = plain(*args)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert words in line
+
+
+def test_a_binary_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "game.pgn"
+    path.write_bytes(bytes(range(256)))
+    done = plain("--load", str(path))
+    assert done.returncode == 2
+    assert "binary" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_load_plays_on_from_a_pgn_file(tmp_path: Path) -> None:
+    pytest.importorskip("reversi_tui.records.formats")
+    path = tmp_path / "game.pgn"
+    path.write_text('[Event "Casual"]\n[Black "a"]\n[White "b"]\n\n1. f5 d6 2. c3 *\n')
+    loaded = plain("--load", str(path))
+    assert first_board(loaded.stdout) == first_board(plain("--moves", "f5d6c3").stdout)
+
+
+def test_new_and_resume_are_ignored_in_line_mode() -> None:
+    done = plain("--new")
+    assert "--new is ignored in line mode" in done.stderr
