@@ -201,7 +201,11 @@ def test_non_utf8_and_nul_bytes_are_invalid_moves_in_a_subprocess() -> None:
 def _in_the_launcher(text: str) -> bool:
     """The interrupt hit pip's ``reversi`` launcher while it imported our package, before
     ``entry`` (our first line) ran: as out of reach as Python's own start-up."""
-    frames = [line for line in text.splitlines() if line.lstrip().startswith("File ")]
+    frames = [
+        line
+        for line in text.splitlines()
+        if line.lstrip().startswith("File ") and '"<frozen ' not in line  # the import system
+    ]
     return (
         len(frames) == 1
         and "bin/reversi" in frames[0]
