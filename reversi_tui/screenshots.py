@@ -9,16 +9,26 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
+import random
+import shutil
+import tempfile
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from textual.pilot import Pilot
 
-from reversi_tui.engine import Game, parse_position, parse_square
+from reversi_tui.engine import Color, Game, parse_position, parse_square
 from reversi_tui.engine.notation import parse_move_list
-from reversi_tui.match import MatchSettings, PlayerSpec
+from reversi_tui.match import GameRecord, MatchSettings, PlayerSpec
+from reversi_tui.records.autosave import Resumable, SavedGame
+from reversi_tui.records.database import RecordsDatabase
+from reversi_tui.records.names import player_name
 from reversi_tui.tui.app import ReversiApp
+from reversi_tui.tui.screens.resume import ResumeScreen
+from reversi_tui.tui.screens.statistics import StatisticsScreen
 from reversi_tui.tui.widgets.board import Board
 
 SIZES: tuple[tuple[int, int], ...] = ((80, 24), (120, 40))
@@ -95,6 +105,69 @@ async def _game_over(pilot: AppPilot) -> None:
     await _press(pilot, "enter")
 
 
+def _unfinished(moves: str, black: PlayerSpec, white: PlayerSpec, minutes: int) -> Resumable:
+    """An unfinished game as the Resume dialog lists it, last played ``minutes`` ago."""
+    game = Game.from_moves(None, parse_move_list(moves))
+    now = datetime.now(UTC)
+    saved = SavedGame.of(game, {Color.BLACK: black, Color.WHITE: white}, now)
+    return Resumable(Path(f"{minutes}.json"), saved, now - timedelta(minutes=minutes))
+
+
+async def _resume_dialog(pilot: AppPilot) -> None:
+    await pilot.pause()
+    offer = [
+        _unfinished(MID_GAME, HUMAN, MEDIUM, 12),
+        _unfinished("f5f6e6f4e3c5c4e7", HUMAN, HUMAN, 60 * 27),
+    ]
+    await pilot.app.push_screen(ResumeScreen(offer, lambda _: None))
+    await pilot.pause()
+
+
+#: The player whose statistics the statistics scene shows.
+VIEWER = "ann"
+
+
+def _records() -> Path:
+    """A records database of a fixed week of games (removed at exit)."""
+    directory = Path(tempfile.mkdtemp(prefix="reversi-screenshots-"))
+    atexit.register(shutil.rmtree, directory, True)
+    path = directory / "records.sqlite3"
+    rng = random.Random(7)
+    opponents = [PlayerSpec.computer(level) for level in ("easy", "medium", "hard")]
+    database = RecordsDatabase(path)
+    try:
+        for day in range(14):
+            opponent = opponents[day % 3] if day % 4 else HUMAN
+            game = Game()
+            while not game.is_over:
+                game.play(rng.choice(game.legal_moves))
+            ann_black = day % 2 == 0
+            players = {
+                Color.BLACK: HUMAN if ann_black else opponent,
+                Color.WHITE: opponent if ann_black else HUMAN,
+            }
+            started = datetime(2026, 11, 9, 20, 5, tzinfo=UTC) + timedelta(days=day, minutes=day)
+            record = replace(
+                GameRecord.of(game, players, started=started),
+                ended=started + timedelta(minutes=6 + day % 5),
+            )
+            ann = Color.BLACK if ann_black else Color.WHITE
+            names = {
+                colour: VIEWER if colour is ann else player_name(spec, "bob")
+                for colour, spec in players.items()
+            }
+            database.add(record, names[Color.BLACK], names[Color.WHITE])
+    finally:
+        database.close()
+    return path
+
+
+async def _statistics(pilot: AppPilot) -> None:
+    await pilot.pause()
+    await pilot.app.push_screen(StatisticsScreen(_records(), VIEWER))
+    await pilot.pause()
+
+
 SCENES: tuple[Scene, ...] = (
     Scene("opening", _vs_computer),
     Scene("mid-game", _mid_game, _hover_legal),
@@ -106,6 +179,8 @@ SCENES: tuple[Scene, ...] = (
     ),
     Scene("game-over", lambda: _vs_computer(Game(parse_position(LAST_MOVE))), _game_over),
     Scene("help", _vs_computer, _help),
+    Scene("resume", _vs_computer, _resume_dialog),
+    Scene("statistics", _vs_computer, _statistics),
 )
 
 

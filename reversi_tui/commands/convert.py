@@ -18,5 +18,5 @@ def run(args: argparse.Namespace) -> int:
     except (StartError, FormatError) as error:
         warn(f"reversi convert: {error}")
         return 1
-    sys.stdout.write(write_game(imported.record, args.to, imported.tags))
+    sys.stdout.write(write_game(imported.record, args.to, imported.tags, players=imported.ours))
     return 0

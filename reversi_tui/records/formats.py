@@ -47,10 +47,15 @@ def read_game(text: str, index: int = 0) -> ImportedGame:
     )
 
 
-def write_game(record: GameRecord, fmt: str, tags: Mapping[str, str] | None = None) -> str:
-    """``record`` in format ``fmt`` (one of ``FORMATS``), ending with a newline."""
+def write_game(
+    record: GameRecord, fmt: str, tags: Mapping[str, str] | None = None, *, players: bool = True
+) -> str:
+    """``record`` in format ``fmt`` (one of ``FORMATS``), ending with a newline.
+
+    ``players=False``: the players' kinds are not known (a game from another program).
+    """
     if fmt == "pgn":
-        return write_pgn(record, tags)
+        return write_pgn(record, tags, players=players)
     if fmt == "ggf":
         return write_ggf(record, tags)
     if fmt == "moves":

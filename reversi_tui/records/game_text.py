@@ -7,6 +7,7 @@ square, never loaded as a wrong board.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -87,17 +88,29 @@ def record_of(game: Game, black: PlayerSpec, white: PlayerSpec, started: datetim
     )
 
 
+_DATE = re.compile(
+    r"(?P<y>\d{4})[-./](?P<m>\d{1,2})[-./](?P<d>\d{1,2})"
+    r"(?:[ _T]+(?P<H>\d{1,2}):(?P<M>\d{2})(?::(?P<S>\d{2}))?)?"
+)
+
+
 def parse_date(text: str | None) -> datetime:
-    """``2026.11.23``, ``2026-11-23`` or an ISO time; now when absent or unreadable."""
-    if text:
-        cleaned = text.strip().replace(".", "-")
-        for candidate in (cleaned, cleaned[:10]):
-            try:
-                moment = datetime.fromisoformat(candidate)
-            except ValueError:
-                continue
-            return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    """The moment a file gives: ``2026.11.23``, ``2026-11-23 07:31:22``, GGS's
+    ``2003.12.15_13:24:03.MST`` or ``2000-4-16 11:13 EST`` (a named zone is read as
+    UTC); now when absent or unreadable."""
+    found = _DATE.search(text or "")
+    if found:
+        y, m, d, hh, mm, ss = (int(found[key] or 0) for key in ("y", "m", "d", "H", "M", "S"))
+        try:
+            return datetime(y, m, d, hh, mm, ss, tzinfo=UTC)
+        except ValueError:
+            pass
     return datetime.now(UTC)
+
+
+def pgn_date(moment: datetime) -> str:
+    """``2026.11.23``, the PGN way."""
+    return moment.strftime("%Y.%m.%d")
 
 
 def player_tag(spec: PlayerSpec) -> str:

@@ -5,8 +5,9 @@ BO[8 <64 squares> <side>]B[f5]W[d6//1.2]...;)``: ``BO`` gives the start (row by
 row, ``-`` empty, ``*`` black, ``O`` white, spaces optional, then ``*`` or ``O`` to
 move), ``B[..]``/``W[..]`` the moves with an optional ``/eval/time`` suffix, a
 pass written ``pass`` or ``PA`` (any case), and ``RE`` Black's disc difference.
-Every property is kept in the tags when read (``PB``/``PW`` also as
-``Black``/``White``); only the 8x8 game is supported.
+Every property is kept in the tags when read (``PB``/``PW``/``PC`` also as
+``Black``/``White``/``Site``, ``DT`` as ``Date``); only the 8x8 game is supported. The
+players are not known from a GGF file: they open as people, with their names.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from collections.abc import Mapping
 from reversi_tui.engine import PASS, Color, Move, Position, parse_square, square_name
 from reversi_tui.engine.notation import NotationError
 from reversi_tui.match.record import GameRecord
+from reversi_tui.match.settings import PlayerSpec
 from reversi_tui.records.game_text import (
     PASS_WORDS,
     FormatError,
     ImportedGame,
     parse_date,
-    parse_player_tag,
+    pgn_date,
     record_of,
     replay,
 )
@@ -59,17 +61,14 @@ def _read(body: str) -> ImportedGame:
     start = _board(tags["BO"]) if "BO" in tags else Position.initial()
     moves = _moves(start, plays)
     game = replay(start, moves)
-    if "PB" in tags:
-        tags["Black"] = tags["PB"]
-    if "PW" in tags:
-        tags["White"] = tags["PW"]
-    record = record_of(
-        game,
-        parse_player_tag(tags.get("BP")),
-        parse_player_tag(tags.get("WP")),
-        parse_date(tags.get("DT")),
-    )
-    return ImportedGame(record, tags)
+    started = parse_date(tags.get("DT"))
+    for ours, theirs in (("Black", "PB"), ("White", "PW"), ("Site", "PC")):
+        if tags.get(theirs):
+            tags[ours] = tags[theirs]
+    if "DT" in tags:
+        tags["Date"] = pgn_date(started)
+    human = PlayerSpec.human()
+    return ImportedGame(record_of(game, human, human, started), tags)
 
 
 def _board(value: str) -> Position:
@@ -125,6 +124,11 @@ def _moves(start: Position, plays: list[tuple[Color, str]]) -> list[tuple[str, M
     return moves
 
 
+#: Properties ``write_ggf`` writes itself; other two-letter ones read from a file
+#: (``RB``, ``RW``, ``TI``...) are written back as they were.
+_OWN = frozenset({"GM", "PC", "DT", "PB", "PW", "RE", "TY", "BO", "B", "W"})
+
+
 def write_ggf(record: GameRecord, tags: Mapping[str, str] | None = None) -> str:
     """The record as one GGF game, passes written ``PA``."""
     given = dict(tags or {})
@@ -133,10 +137,15 @@ def write_ggf(record: GameRecord, tags: Mapping[str, str] | None = None) -> str:
     parts = [
         "GM[Othello]",
         f"PC[{_clean(given.get('Site', 'reversi-tui'))}]",
-        f"DT[{record.started.astimezone().strftime('%Y.%m.%d_%H:%M:%S.%Z')}]",
+        f"DT[{record.started.strftime('%Y.%m.%d_%H:%M:%S.%Z')}]",
         f"PB[{_clean(given.get('Black', record.black.label))}]",
         f"PW[{_clean(given.get('White', record.white.label))}]",
     ]
+    parts.extend(
+        f"{key}[{_clean(value)}]"
+        for key, value in given.items()
+        if re.fullmatch(r"[A-Z]{2}", key) and key not in _OWN
+    )
     if outcome is not None:
         parts.append(f"RE[{outcome.black - outcome.white:+.3f}]")
     parts.append("TY[8]")

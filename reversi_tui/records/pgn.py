@@ -38,6 +38,7 @@ from reversi_tui.records.game_text import (
     check_result,
     parse_date,
     parse_player_tag,
+    pgn_date,
     player_tag,
     record_of,
     replay,
@@ -126,27 +127,41 @@ def _read(tags: dict[str, str], words: list[str]) -> ImportedGame:
         game,
         parse_player_tag(tags.get("BlackPlayer")),
         parse_player_tag(tags.get("WhitePlayer")),
-        parse_date(tags.get("Date")),
+        parse_date(" ".join(tags[key] for key in ("Date", "Time") if key in tags)),
     )
     return ImportedGame(record, tags)
 
 
-def write_pgn(record: GameRecord, tags: Mapping[str, str] | None = None) -> str:
-    """The record as a PGN-style game; ``tags`` add to (or replace) the usual ones."""
+#: GGF properties that PGN tags already say (``Black``, ``Site``, ``Date``, ``Result``,
+#: ``Position``): not written twice.
+_GGF_SAID = frozenset({"GM", "PB", "PW", "PC", "DT", "RE", "BO"})
+
+
+def write_pgn(
+    record: GameRecord, tags: Mapping[str, str] | None = None, *, players: bool = True
+) -> str:
+    """The record as a PGN-style game; ``tags`` add to (or replace) the usual ones.
+
+    ``players=False`` leaves out ``BlackPlayer``/``WhitePlayer``: for a game read from
+    another program's file, whose players' kinds are not known.
+    """
     game = record.game()
     outcome = game.outcome()
     result = "*" if outcome is None else f"{outcome.black}-{outcome.white}"
     pairs: dict[str, str] = {
-        "Event": "reversi-tui game",
-        "Date": record.started.astimezone().strftime("%Y.%m.%d"),
+        "Event": "reversi-tui game" if players else "?",
+        "Date": pgn_date(record.started),
         "Black": record.black.label,
         "White": record.white.label,
         "Result": result,
     }
-    pairs.update(tags or {})
+    pairs.update((k, v) for k, v in (tags or {}).items() if k not in _GGF_SAID)
     pairs["Result"] = result
-    pairs["BlackPlayer"] = player_tag(record.black)
-    pairs["WhitePlayer"] = player_tag(record.white)
+    for key in ("BlackPlayer", "WhitePlayer", "Position"):
+        pairs.pop(key, None)
+    if players:
+        pairs["BlackPlayer"] = player_tag(record.black)
+        pairs["WhitePlayer"] = player_tag(record.white)
     if record.start != Position.initial():
         pairs["Position"] = format_position(record.start)
     ordered = [k for k in _FIRST if k in pairs] + [k for k in pairs if k not in _FIRST]
