@@ -46,8 +46,22 @@ STORAGE = [
     "reversi_tui.records.database",
 ]
 RULES.update({part: [*FRONT_ENDS, *STORAGE] for part in FORMATS})
-#: Parts whose rules need site-packages (platformdirs, tomli_w): run without ``-S``.
-NEEDS_SITE = {"reversi_tui.records"}
+#: Online play: no UI and no front end; the protocol is pure (bytes in, values out).
+RULES["reversi_tui.net"] = FRONT_ENDS
+RULES["reversi_tui.net.protocol"] = [
+    *FRONT_ENDS,
+    *STORAGE,
+    "socket",
+    "asyncio",
+    "threading",
+    "reversi_tui.records",
+    "reversi_tui.players",
+    "reversi_tui.net.server",
+    "reversi_tui.net.store",
+    "reversi_tui.net.client",
+]
+#: Parts whose rules need site-packages (platformdirs, tomli_w, msgspec): run without ``-S``.
+NEEDS_SITE = {"reversi_tui.records", "reversi_tui.net", "reversi_tui.net.protocol"}
 
 BLOCKER = """\
 import importlib, pkgutil, sys

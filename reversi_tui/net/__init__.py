@@ -1,0 +1,1 @@
+"""Online play on one host: the protocol, the server, its store and the client."""

@@ -1,0 +1,475 @@
+"""The online protocol, version 1: every message, its encoding and its validation.
+
+Pure: bytes in, values out (and back). One JSON object per line, UTF-8, at most
+``MAX_LINE`` bytes with the newline, ``type`` naming the message. A request may
+carry ``id``; the server's reply or error to it carries ``re`` with the same value.
+``docs/protocol.md`` is the description for people who write clients and bots.
+
+Why msgspec: its tagged ``Struct`` unions decode and validate a line in one call
+(types, required fields, lengths, unknown fields refused) and name the bad field in
+the error, at a few microseconds a message; hand-written checks would be longer and
+easier to get wrong, and pydantic is a far heavier dependency for the same job.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final, Literal
+
+import msgspec
+
+from reversi_tui.engine import Color, Game, format_position, square_name
+
+VERSION: Final = 1
+#: The longest line either side may send, newline included.
+MAX_LINE: Final = 4096
+#: The longest chat text, in characters.
+MAX_CHAT: Final = 200
+
+# Limits the server applies (documented in docs/protocol.md).
+MAX_SESSIONS_PER_USER: Final = 4
+RATE_PER_SECOND: Final = 20
+RATE_BURST: Final = 40
+HELLO_TIMEOUT: Final = 10.0
+IDLE_TIMEOUT: Final = 300.0
+#: How often a client pings an otherwise quiet connection.
+PING_INTERVAL: Final = 60.0
+
+Side = Literal["black", "white"]
+ChallengeColor = Literal["black", "white", "random"]
+RequestId = int | Annotated[str, msgspec.Meta(max_length=64)]
+UserName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Id = Annotated[int, msgspec.Meta(ge=0)]
+
+# Error codes, stable and documented -----------------------------------------------------
+BAD_JSON: Final = "bad_json"
+BAD_MESSAGE: Final = "bad_message"
+UNKNOWN_TYPE: Final = "unknown_type"
+HELLO_FIRST: Final = "hello_first"
+VERSION_UNSUPPORTED: Final = "version_unsupported"
+TOO_LARGE: Final = "too_large"
+HELLO_TIMEOUT_CODE: Final = "hello_timeout"
+IDLE_TIMEOUT_CODE: Final = "idle_timeout"
+IDENTITY_MISMATCH: Final = "identity_mismatch"
+TOO_MANY_SESSIONS: Final = "too_many_sessions"
+USER_OFFLINE: Final = "user_offline"
+CANNOT_CHALLENGE_SELF: Final = "cannot_challenge_self"
+NO_SUCH_CHALLENGE: Final = "no_such_challenge"
+NO_SUCH_GAME: Final = "no_such_game"
+NOT_A_PLAYER: Final = "not_a_player"
+NOT_YOUR_TURN: Final = "not_your_turn"
+STALE_PLY: Final = "stale_ply"
+ILLEGAL_MOVE: Final = "illegal_move"
+GAME_OVER: Final = "game_over"
+RATE_LIMITED: Final = "rate_limited"
+
+ERROR_CODES: Final = (
+    BAD_JSON,
+    BAD_MESSAGE,
+    UNKNOWN_TYPE,
+    HELLO_FIRST,
+    VERSION_UNSUPPORTED,
+    TOO_LARGE,
+    HELLO_TIMEOUT_CODE,
+    IDLE_TIMEOUT_CODE,
+    IDENTITY_MISMATCH,
+    TOO_MANY_SESSIONS,
+    USER_OFFLINE,
+    CANNOT_CHALLENGE_SELF,
+    NO_SUCH_CHALLENGE,
+    NO_SUCH_GAME,
+    NOT_A_PLAYER,
+    NOT_YOUR_TURN,
+    STALE_PLY,
+    ILLEGAL_MOVE,
+    GAME_OVER,
+    RATE_LIMITED,
+)
+#: After these the server closes the connection; after the others it stays usable.
+CLOSING_CODES: Final = frozenset(
+    {
+        TOO_LARGE,
+        IDENTITY_MISMATCH,
+        VERSION_UNSUPPORTED,
+        TOO_MANY_SESSIONS,
+        HELLO_TIMEOUT_CODE,
+        IDLE_TIMEOUT_CODE,
+    }
+)
+
+
+class _Message(
+    msgspec.Struct,
+    tag_field="type",
+    forbid_unknown_fields=True,
+    frozen=True,
+    kw_only=True,
+    omit_defaults=True,
+):
+    """Every message: an object whose ``type`` names it; unknown fields are refused,
+    and optional fields left at their default are not written."""
+
+
+class _Request(_Message, frozen=True):
+    """A message from a client; ``id`` comes back as ``re`` on the answer."""
+
+    id: RequestId | None = None
+
+
+class _Reply(_Message, frozen=True):
+    """A message from the server; ``re`` answers a request's ``id``."""
+
+    re: RequestId | None = None
+
+
+# Client to server --------------------------------------------------------------------------
+
+
+class Hello(_Request, tag="hello", kw_only=True, frozen=True):
+    version: int
+    #: Optional; when given it must be the name the kernel's uid maps to.
+    user: UserName | None = None
+
+
+class Ping(_Request, tag="ping", kw_only=True, frozen=True):
+    pass
+
+
+class LobbyRequest(_Request, tag="lobby", kw_only=True, frozen=True):
+    pass
+
+
+class Wait(_Request, tag="wait", kw_only=True, frozen=True):
+    on: bool
+
+
+class Challenge(_Request, tag="challenge", kw_only=True, frozen=True):
+    to: UserName
+    #: The challenger's colour.
+    color: ChallengeColor
+
+
+class Accept(_Request, tag="accept", kw_only=True, frozen=True):
+    challenge: Id
+
+
+class Decline(_Request, tag="decline", kw_only=True, frozen=True):
+    challenge: Id
+
+
+class Cancel(_Request, tag="cancel", kw_only=True, frozen=True):
+    challenge: Id
+
+
+class MoveRequest(_Request, tag="move", kw_only=True, frozen=True):
+    game: Id
+    #: The number of moves played so far (passes not counted): the client's view.
+    ply: Id
+    square: Annotated[str, msgspec.Meta(max_length=8)]
+
+
+class Resign(_Request, tag="resign", kw_only=True, frozen=True):
+    game: Id
+
+
+class Watch(_Request, tag="watch", kw_only=True, frozen=True):
+    game: Id
+
+
+class Unwatch(_Request, tag="unwatch", kw_only=True, frozen=True):
+    game: Id
+
+
+class ChatRequest(_Request, tag="chat", kw_only=True, frozen=True):
+    text: Annotated[str, msgspec.Meta(max_length=MAX_CHAT)]
+    game: Id | None = None
+
+
+ClientMessage = (
+    Hello
+    | Ping
+    | LobbyRequest
+    | Wait
+    | Challenge
+    | Accept
+    | Decline
+    | Cancel
+    | MoveRequest
+    | Resign
+    | Watch
+    | Unwatch
+    | ChatRequest
+)
+
+# Server to client --------------------------------------------------------------------------
+
+
+class GameResult(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """How a game ended. ``black``/``white`` are the discs on the board; ``score`` is
+    the final score [black, white]: empties to the winner (split on a draw), and on a
+    resignation every empty square to the winner."""
+
+    winner: Side | None
+    black: int
+    white: int
+    score: tuple[int, int]
+    reason: Literal["end", "resign"]
+
+
+class State(_Reply, tag="state", kw_only=True, frozen=True):
+    """A whole game, sent on every change to its players and watchers."""
+
+    game: Id
+    black: str
+    white: str
+    #: The concatenated move list, passes not written.
+    moves: str
+    #: Moves played so far, passes not counted: ``len(moves) // 2``.
+    ply: int
+    #: The engine's 64-character position, a1 b1 ... h8, ``X``/``O``/``-``.
+    board: str
+    turn: Side | None
+    status: Literal["active", "finished"]
+    result: GameResult | None
+    spectators: int
+    online: dict[str, bool]
+
+
+class ChallengeInfo(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """A pending challenge, as ``welcome`` lists them; ``color`` is the challenger's."""
+
+    challenge: Id
+    from_: str = msgspec.field(name="from")
+    to: str
+    color: ChallengeColor
+
+
+class Welcome(_Reply, tag="welcome", kw_only=True, frozen=True):
+    version: int
+    user: str
+    #: Who runs the server (its login name).
+    host: str
+    games: list[State]
+    challenges: list[ChallengeInfo]
+
+
+class Pong(_Reply, tag="pong", kw_only=True, frozen=True):
+    pass
+
+
+class PlayerInfo(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    user: str
+    waiting: bool
+    playing: bool
+
+
+class GameInfo(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    game: Id
+    black: str
+    white: str
+    ply: int
+    spectators: int
+
+
+class LobbyReply(_Reply, tag="lobby", kw_only=True, frozen=True):
+    players: list[PlayerInfo]
+    games: list[GameInfo]
+
+
+class Presence(_Reply, tag="presence", kw_only=True, frozen=True):
+    user: str
+    online: bool
+    waiting: bool
+
+
+class ChallengeSent(_Reply, tag="challenge_sent", kw_only=True, frozen=True):
+    challenge: Id
+    to: str
+    color: ChallengeColor
+
+
+class Challenged(_Reply, tag="challenged", kw_only=True, frozen=True):
+    challenge: Id
+    from_: str = msgspec.field(name="from")
+    color: ChallengeColor
+
+
+class ChallengeClosed(_Reply, tag="challenge_closed", kw_only=True, frozen=True):
+    challenge: Id
+    #: ``declined``, ``cancelled``, ``accepted`` (on another session) or ``expired``.
+    reason: str
+
+
+class ChatMessage(_Reply, tag="chat", kw_only=True, frozen=True):
+    from_: str = msgspec.field(name="from")
+    game: Id | None
+    text: str
+
+
+class Bye(_Reply, tag="bye", kw_only=True, frozen=True):
+    reason: str
+    #: When to try again, in milliseconds.
+    retry_ms: int
+
+
+class Error(_Reply, tag="error", kw_only=True, frozen=True):
+    code: str
+    message: str
+    #: With ``stale_ply``: the current ply.
+    expected: int | None = None
+
+
+ServerMessage = (
+    Welcome
+    | Pong
+    | LobbyReply
+    | Presence
+    | ChallengeSent
+    | Challenged
+    | ChallengeClosed
+    | State
+    | ChatMessage
+    | Bye
+    | Error
+)
+
+CLIENT_TYPES: Final = frozenset(str(t.__struct_config__.tag) for t in ClientMessage.__args__)
+SERVER_TYPES: Final = frozenset(str(t.__struct_config__.tag) for t in ServerMessage.__args__)
+
+_client_decoder: Final = msgspec.json.Decoder(ClientMessage)
+_server_decoder: Final = msgspec.json.Decoder(ServerMessage)
+_encoder: Final = msgspec.json.Encoder()
+
+
+class ProtocolError(Exception):
+    """A line that is not a valid message: the error code to answer with, a message
+    naming what is wrong, and the request's ``id`` when it could be read."""
+
+    def __init__(self, code: str, message: str, re: RequestId | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.re = re
+
+    def reply(self) -> Error:
+        return Error(code=self.code, message=self.message, re=self.re)
+
+
+def decode_client(line: bytes) -> ClientMessage:
+    """One line from a client (newline optional); ProtocolError when it is not valid."""
+    return _decode(line, _client_decoder, CLIENT_TYPES)  # type: ignore[no-any-return]
+
+
+def decode_server(line: bytes) -> ServerMessage:
+    """One line from the server (newline optional); ProtocolError when it is not valid."""
+    return _decode(line, _server_decoder, SERVER_TYPES)  # type: ignore[no-any-return]
+
+
+def _decode(line: bytes, decoder: msgspec.json.Decoder[Any], types: frozenset[str]) -> Any:
+    if len(line) > MAX_LINE:
+        raise ProtocolError(TOO_LARGE, f"a line is at most {MAX_LINE} bytes")
+    try:
+        return decoder.decode(line)
+    except (msgspec.DecodeError, msgspec.ValidationError) as error:
+        raise _diagnose(line, error, types) from None
+
+
+def _diagnose(line: bytes, error: Exception, types: frozenset[str]) -> ProtocolError:
+    """Which code a bad line earns: not JSON, an unknown type, or a bad message."""
+    try:
+        raw = msgspec.json.decode(line)
+    except (msgspec.DecodeError, RecursionError) as not_json:
+        return ProtocolError(BAD_JSON, f"not valid JSON: {_short(not_json)}")
+    if not isinstance(raw, dict):
+        return ProtocolError(BAD_MESSAGE, "a message is a JSON object")
+    given = raw.get("id")
+    re = given if _is_request_id(given) else None
+    kind = raw.get("type")
+    if not isinstance(kind, str):
+        return ProtocolError(BAD_MESSAGE, 'a message needs a string field "type"', re)
+    if kind not in types:
+        return ProtocolError(UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}", re)
+    return ProtocolError(BAD_MESSAGE, _short(error), re)
+
+
+def _is_request_id(value: object) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, str) and len(value) <= 64)
+
+
+def _short(error: Exception) -> str:
+    text = str(error)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def encode(message: _Message) -> bytes:
+    """One message as a line, newline included."""
+    return _encoder.encode(message) + b"\n"
+
+
+# States from the engine --------------------------------------------------------------------
+
+
+def side_name(color: Color) -> Side:
+    return "black" if color is Color.BLACK else "white"
+
+
+def clean_text(text: str) -> str:
+    """Chat text with control characters (C0, DEL, C1) replaced by spaces, then trimmed."""
+    return "".join(" " if ord(c) < 32 or 127 <= ord(c) < 160 else c for c in text).strip()
+
+
+def state_of(
+    game_id: int,
+    black: str,
+    white: str,
+    game: Game,
+    *,
+    resigned: Color | None = None,
+    spectators: int = 0,
+    online: dict[str, bool] | None = None,
+    re: RequestId | None = None,
+) -> State:
+    """The ``state`` message of a game played from the usual start; ``resigned`` is
+    the side that resigned, if one did."""
+    moves = [m for m in game.moves if m >= 0]
+    position = game.position
+    black_discs, white_discs = position.count(Color.BLACK), position.count(Color.WHITE)
+    result: GameResult | None = None
+    if resigned is not None:
+        winner = resigned.opponent
+        empties = 64 - black_discs - white_discs
+        score = (
+            (black_discs + empties, white_discs)
+            if winner is Color.BLACK
+            else (black_discs, white_discs + empties)
+        )
+        result = GameResult(
+            winner=side_name(winner),
+            black=black_discs,
+            white=white_discs,
+            score=score,
+            reason="resign",
+        )
+    elif (outcome := game.outcome()) is not None:
+        result = GameResult(
+            winner=None if outcome.winner is None else side_name(outcome.winner),
+            black=outcome.black,
+            white=outcome.white,
+            score=outcome.final_score,
+            reason="end",
+        )
+    return State(
+        game=game_id,
+        black=black,
+        white=white,
+        moves="".join(square_name(m) for m in moves),
+        ply=len(moves),
+        board=format_position(position)[:64],
+        turn=None if result is not None else side_name(position.turn),
+        status="finished" if result is not None else "active",
+        result=result,
+        spectators=spectators,
+        online=dict(online or {}),
+        re=re,
+    )
