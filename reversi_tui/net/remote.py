@@ -1,0 +1,131 @@
+"""An online game as move sources: the match's turn loop needs no case for it.
+
+A ``GameLink`` holds the server's latest ``state`` of one game and makes the two
+move sources of a local ``Match``: the user's own side answers a key by sending a
+``move`` to the server, and both sides answer with a move only when a ``state``
+from the server carries it. So the local board only ever shows moves the server
+has committed, whoever played them, and a watcher's match is two remote sources.
+Online games start from the usual position, so the number of moves played is the
+number of discs on the board minus four: a request says which move it is waiting
+for without any bookkeeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from reversi_tui.engine import Color, Move, Ply, Position, parse_square, square_name
+from reversi_tui.match.sources import MoveRequest, PlayResult
+from reversi_tui.net.protocol import ClientMessage, State, side_name
+from reversi_tui.net.protocol import MoveRequest as MoveMessage
+
+Send = Callable[[ClientMessage], bool]
+
+
+def moves_played(position: Position) -> int:
+    """Moves played from the usual start (passes not counted)."""
+    return position.black.bit_count() + position.white.bit_count() - 4
+
+
+def state_moves(state: State) -> list[Move]:
+    """The squares of a state's move list, in order."""
+    return [parse_square(state.moves[i : i + 2]) for i in range(0, len(state.moves), 2)]
+
+
+class GameLink:
+    """One online game as this client sees it: states in, moves out."""
+
+    def __init__(self, state: State, me: str | None, send: Send) -> None:
+        self.game = state.game
+        #: The user at this terminal; None when watching.
+        self.me = me
+        self.send = send
+        self.state = state
+        self._moves = state_moves(state)
+        self._sources: dict[Color, OnlineSource] = {}
+
+    @property
+    def my_colour(self) -> Color | None:
+        """The side the user here plays (None for a watcher)."""
+        if self.me is not None and self.me == self.state.black:
+            return Color.BLACK
+        if self.me is not None and self.me == self.state.white:
+            return Color.WHITE
+        return None
+
+    def name(self, colour: Color) -> str:
+        return self.state.black if colour is Color.BLACK else self.state.white
+
+    def source(self, colour: Color) -> OnlineSource:
+        """The move source of ``colour`` (made once)."""
+        if colour not in self._sources:
+            local = colour is self.my_colour
+            self._sources[colour] = OnlineSource(self, colour, local=local)
+        return self._sources[colour]
+
+    def update(self, state: State) -> None:
+        """A newer state of this game: wake a source waiting for a move it now has."""
+        if state.game != self.game or state.ply < self.state.ply:
+            return
+        self.state = state
+        self._moves = state_moves(state)
+        for source in self._sources.values():
+            source.deliver()
+
+    def move_at(self, index: int) -> Move | None:
+        """Move number ``index`` (from 0) if the server has it."""
+        return self._moves[index] if index < len(self._moves) else None
+
+    def play(self, index: int, move: Move) -> bool:
+        """Send the user's move; False when it could not be sent (not connected)."""
+        return self.send(MoveMessage(game=self.game, ply=index, square=square_name(move)))
+
+    def resigned(self) -> Color | None:
+        """The side that resigned, if the game ended that way."""
+        result = self.state.result
+        if result is None or result.reason != "resign" or result.winner is None:
+            return None
+        return Color.WHITE if result.winner == side_name(Color.BLACK) else Color.BLACK
+
+
+class OnlineSource:
+    """One side of an online game; ``local`` when the user here plays it."""
+
+    def __init__(self, link: GameLink, colour: Color, *, local: bool) -> None:
+        self.link = link
+        self.colour = colour
+        self.takes_local_input = local
+        self._waiting: asyncio.Future[PlayResult] | None = None
+        self._index = 0
+
+    @property
+    def label(self) -> str:
+        return self.link.name(self.colour)
+
+    def play(self, request: MoveRequest) -> asyncio.Future[PlayResult]:
+        waiting: asyncio.Future[PlayResult] = asyncio.get_running_loop().create_future()
+        self._waiting = waiting
+        self._index = moves_played(request.position)
+        self.deliver()
+        return waiting
+
+    def deliver(self) -> None:
+        """Answer the pending request if the server's state has its move."""
+        waiting = self._waiting
+        if waiting is None or waiting.done():
+            return
+        move = self.link.move_at(self._index)
+        if move is not None:
+            self._waiting = None
+            waiting.set_result(PlayResult(move))
+
+    def offer(self, move: Move) -> bool:
+        """The user's key: sent to the server, played when the server's state says so."""
+        waiting = self._waiting
+        if not self.takes_local_input or waiting is None or waiting.done():
+            return False
+        return self.link.play(self._index, move)
+
+    def observe(self, ply: Ply) -> None:
+        """The server's state is the truth; nothing to keep."""

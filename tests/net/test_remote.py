@@ -1,0 +1,149 @@
+"""An online game is a Match of two online move sources fed by the server's states."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+
+from reversi_tui.engine import Color, Game, parse_square, square_name
+from reversi_tui.match import Match, MatchSettings, PlayerSpec
+from reversi_tui.match.sources import MoveSource
+from reversi_tui.net import protocol
+from reversi_tui.net.remote import GameLink, moves_played
+
+WAIT = 5.0
+
+
+class Server:
+    """What the link sends, and the states a server would answer with."""
+
+    def __init__(self) -> None:
+        self.sent: list[protocol.ClientMessage] = []
+        self.connected = True
+        self.game = Game()
+
+    def send(self, message: protocol.ClientMessage) -> bool:
+        if not self.connected:
+            return False
+        self.sent.append(message)
+        return True
+
+    def state(self, *, resigned: Color | None = None) -> protocol.State:
+        return protocol.state_of(9, "ann", "bob", self.game, resigned=resigned)
+
+
+def online_match(link: GameLink, game: Game | None = None) -> Match:
+    black, white = PlayerSpec.human(), PlayerSpec.computer("easy")
+    settings = MatchSettings(black, white)
+    colours = {id(black): Color.BLACK, id(white): Color.WHITE}
+    return Match(settings, lambda spec, _: link.source(colours[id(spec)]), game=game)
+
+
+async def until(condition: Callable[[], bool], what: str) -> None:
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(poll(), WAIT)
+
+
+def test_moves_played_counts_discs_not_passes() -> None:
+    game = Game()
+    for move in ("f5", "d6", "c3"):
+        game.play(parse_square(move))
+    assert moves_played(game.position) == 3
+
+
+def test_an_online_source_is_a_move_source() -> None:
+    server = Server()
+    link = GameLink(server.state(), "ann", server.send)
+    source: MoveSource = link.source(Color.BLACK)
+    assert source.takes_local_input and source.label == "ann"
+    assert not link.source(Color.WHITE).takes_local_input
+    assert link.my_colour is Color.BLACK
+
+
+async def test_my_key_is_sent_and_played_only_when_the_server_says_so() -> None:
+    server = Server()
+    link = GameLink(server.state(), "ann", server.send)
+    match = online_match(link)
+    running = asyncio.create_task(match.run())
+    await until(lambda: match.state == "awaiting", "asked")
+    assert match.offer(parse_square("f5")) == ""
+    assert server.sent == [protocol.MoveRequest(game=9, ply=0, square="f5")]
+    assert match.game.moves == []  # not on the board until the server commits it
+    server.game.play(parse_square("f5"))
+    link.update(server.state())
+    await until(lambda: len(match.game.moves) == 1, "played")
+    # bob answers on his terminal; the state brings it
+    server.game.play(parse_square("d6"))
+    link.update(server.state())
+    await until(lambda: len(match.game.moves) == 2, "answered")
+    assert match.offer(parse_square("a1")) != ""  # illegal: refused here, nothing sent
+    assert len(server.sent) == 1
+    match.close()
+    await asyncio.wait_for(running, WAIT)
+
+
+async def test_not_connected_sends_nothing() -> None:
+    server = Server()
+    server.connected = False
+    link = GameLink(server.state(), "ann", server.send)
+    match = online_match(link)
+    running = asyncio.create_task(match.run())
+    await until(lambda: match.state == "awaiting", "asked")
+    assert match.offer(parse_square("f5")) != ""
+    assert server.sent == [] and match.game.moves == []
+    match.close()
+    await asyncio.wait_for(running, WAIT)
+
+
+async def test_a_watcher_follows_a_whole_game_with_passes() -> None:
+    server = Server()
+    link = GameLink(server.state(), None, server.send)
+    assert link.my_colour is None
+    match = online_match(link)
+    running = asyncio.create_task(match.run())
+    rng = random.Random(3)
+    while not server.game.is_over:
+        server.game.play(rng.choice(server.game.legal_moves))
+        link.update(server.state())
+    await asyncio.wait_for(running, WAIT)
+    assert match.game.plies == server.game.plies  # passes forced alike on both sides
+    assert server.sent == []
+
+
+async def test_resuming_picks_up_from_the_moves_already_on_the_board() -> None:
+    server = Server()
+    for move in ("f5", "d6", "c3", "d3"):
+        server.game.play(parse_square(move))
+    link = GameLink(server.state(), "ann", server.send)
+    local = Game.from_moves(None, server.game.moves)
+    match = online_match(link, local)
+    running = asyncio.create_task(match.run())
+    await until(lambda: match.state == "awaiting", "asked")
+    assert match.offer(parse_square("c4")) == ""
+    assert server.sent[-1] == protocol.MoveRequest(game=9, ply=4, square="c4")
+    match.close()
+    await asyncio.wait_for(running, WAIT)
+
+
+def test_a_resignation_names_the_side_that_resigned() -> None:
+    server = Server()
+    server.game.play(parse_square("f5"))
+    link = GameLink(server.state(), "ann", server.send)
+    assert link.resigned() is None
+    link.update(server.state(resigned=Color.WHITE))
+    assert link.resigned() is Color.WHITE
+    assert square_name(link.move_at(0) or 0) == "f5"
+
+
+def test_an_older_or_foreign_state_is_ignored() -> None:
+    server = Server()
+    server.game.play(parse_square("f5"))
+    link = GameLink(server.state(), "ann", server.send)
+    link.update(protocol.state_of(9, "ann", "bob", Game()))  # older
+    assert link.state.ply == 1
+    link.update(protocol.state_of(10, "ann", "bob", Game()))  # another game
+    assert link.state.game == 9
