@@ -310,6 +310,27 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--depth", type=_int_range(1, 60), help="fixed depth for both sides")
     arena.add_argument("--seed", type=int, default=1, help="seed for openings and choices")
 
+    online = commands.add_parser(
+        "online",
+        help="play people on this machine: the lobby (starts a server if none runs)",
+        description="The lobby of the online server on this host: challenge a player, play, "
+        "watch, resume your games. Without --socket it tries /run/reversi/reversi.sock, then "
+        "the per-host server, and starts one as you when none answers.",
+    )
+    online.add_argument("--socket", metavar="PATH", help="connect to the server at PATH only")
+
+    serve = commands.add_parser(
+        "serve",
+        help="the online server of this machine (clients start one when none runs)",
+        description="Serve online play to the users of this machine until SIGTERM or SIGINT. "
+        "Identity comes from the kernel (SO_PEERCRED). Without --socket: the socket systemd "
+        "passes, else the per-host abstract socket @reversi-tui-v1.",
+    )
+    serve.add_argument("--socket", metavar="PATH", help="listen on the socket file PATH (0666)")
+    serve.add_argument(
+        "--db", metavar="FILE", help="the games database (default: online.sqlite3 in the data dir)"
+    )
+
     convert = commands.add_parser(
         "convert", help="a game file (PGN, GGF, a move list, a position) in another format"
     )
@@ -395,6 +416,8 @@ _HANDLERS = {
     "arena": "reversi_tui.commands.arena:run",
     "history": "reversi_tui.commands.history:run",
     "convert": "reversi_tui.commands.convert:run",
+    "online": "reversi_tui.commands.play:run_online",
+    "serve": "reversi_tui.commands.serve:run",
     ("bench", "perft"): "reversi_tui.commands.bench:run_perft",
     ("bench", "solve"): "reversi_tui.commands.bench:run_solve",
     ("bench", "tui"): "reversi_tui.commands.bench_tui:run",

@@ -61,6 +61,8 @@ STALE_PLY: Final = "stale_ply"
 ILLEGAL_MOVE: Final = "illegal_move"
 GAME_OVER: Final = "game_over"
 RATE_LIMITED: Final = "rate_limited"
+#: The server could not commit a change (its disk): nothing changed; try again.
+SERVER_ERROR: Final = "server_error"
 
 ERROR_CODES: Final = (
     BAD_JSON,
@@ -83,6 +85,7 @@ ERROR_CODES: Final = (
     ILLEGAL_MOVE,
     GAME_OVER,
     RATE_LIMITED,
+    SERVER_ERROR,
 )
 #: After these the server closes the connection; after the others it stays usable.
 CLOSING_CODES: Final = frozenset(

@@ -1,0 +1,151 @@
+"""Real identity: the kernel's uid, from processes that really are other users.
+
+As root, a child process forks, drops to an unused uid (no passwd entry, so the
+server names it ``uid<N>``), connects to the server's socket and hands the
+connected socket back over a socketpair (``send_fds``); the parent then speaks
+for it. The server's default ``identify`` (SO_PEERCRED) names each side. Also
+``reversi serve`` itself: a graceful stop, and a second server refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reversi_tui.net.server import Server
+from reversi_tui.net.store import SqliteStore
+
+from .conftest import Client
+
+UIDS = (40001, 40002)
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root to become other users")
+
+
+def connect_as(uid: int, path: str) -> socket.socket:
+    """A socket connected to ``path`` by a process running as ``uid``."""
+    parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    pid = os.fork()
+    if pid == 0:  # the child: become uid, connect, hand the socket back
+        code = 1
+        try:
+            parent.close()
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.connect(path)
+            socket.send_fds(child, [b"x"], [sock.fileno()])
+            code = 0
+        finally:
+            os._exit(code)
+    child.close()
+    _, fds, _, _ = socket.recv_fds(parent, 1, 1)
+    parent.close()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0 and fds
+    return socket.socket(fileno=fds[0])
+
+
+async def as_client(sock: socket.socket) -> Client:
+    sock.setblocking(False)
+    reader, writer = await asyncio.open_unix_connection(sock=sock)
+    return Client(reader, writer)
+
+
+@pytest.fixture
+def open_directory() -> Iterator[Path]:
+    """A directory other users can reach (pytest's own is root's only)."""
+    directory = Path(tempfile.mkdtemp(prefix="reversi-users-"))
+    directory.chmod(0o755)
+    yield directory
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@needs_root
+async def test_the_kernel_names_each_user_and_nobody_plays_for_another(
+    open_directory: Path,
+) -> None:
+    store = SqliteStore(open_directory / "db" / "online.sqlite3")
+    server = Server(store, host="root")  # the real identity: SO_PEERCRED
+    path = str(open_directory / "s.sock")
+    await server.start(path)
+    try:
+        first, second = UIDS
+        ann = await as_client(await asyncio.to_thread(connect_as, first, path))
+        assert (await ann.hello())["user"] == f"uid{first}"
+        liar = await as_client(await asyncio.to_thread(connect_as, second, path))
+        liar.send(type="hello", version=1, user=f"uid{first}")
+        await liar.error("identity_mismatch")
+        assert await liar.closed()
+        bob = await as_client(await asyncio.to_thread(connect_as, second, path))
+        assert (await bob.hello(user=f"uid{second}"))["user"] == f"uid{second}"
+        ann.send(type="challenge", to=f"uid{second}", color="black")
+        number = (await ann.expect("challenge_sent"))["challenge"]
+        ann.send(type="accept", challenge=number)  # not ann's to accept
+        await ann.error("no_such_challenge")
+        bob.send(type="accept", challenge=number)
+        game: dict[str, Any] = await bob.expect("state")
+        bob.send(type="move", game=game["game"], ply=0, square="d3")  # Black is ann
+        await bob.error("not_your_turn")
+        bob.send(type="resign", game=game["game"])
+        state = await ann.expect("state", status="finished")
+        assert state["result"]["winner"] == "black"  # bob resigned his own game only
+    finally:
+        await server.stop()
+        store.close()
+
+
+def reversi(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "reversi_tui", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
+def wait_for_socket(path: Path, process: subprocess.Popen[str]) -> None:
+    for _ in range(500):
+        if path.exists():
+            return
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.02)  # polled, with a bound
+    raise AssertionError("the server never listened")
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_reversi_serve_stops_gracefully_and_refuses_a_second(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    env = {**os.environ, "REVERSI_DATA_DIR": str(tmp_path / "data")}
+    path = tmp_path / "s.sock"
+    server = reversi("serve", "--socket", str(path), env=env)
+    wait_for_socket(path, server)
+    client = socket.socket(socket.AF_UNIX)
+    client.connect(str(path))
+    client.sendall(b'{"type": "hello", "version": 1}\n')
+    reader = client.makefile("rb")
+    assert b'"welcome"' in reader.readline()
+    second = reversi("serve", "--socket", str(path), env=env)
+    _, err = second.communicate(timeout=30)
+    assert second.returncode == 1 and "already running" in err and "Traceback" not in err
+    server.send_signal(stop)
+    assert b'"bye"' in b"".join(reader.readlines())
+    _, log = server.communicate(timeout=30)
+    assert server.returncode == 0
+    assert "Traceback" not in log and "stopped" in log
+    assert not path.exists()
