@@ -298,3 +298,30 @@ def test_terminal_hang_up_ends_the_app_with_129() -> None:
     finally:
         os.close(fd)
     assert reap(pid) == 129
+
+
+def test_a_terminal_gone_without_sighup_ends_the_app_and_keeps_the_game(tmp_path: Path) -> None:
+    """Under ``su -c``, or on a pty that is not our controlling terminal, the terminal can
+    vanish with no SIGHUP: reads give EOF or EIO and writes fail. The app must notice,
+    save the game and exit, not spin on the dead input nor block on its output."""
+    master, slave = os.openpty()
+    fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {**CHILD_ENV, "REVERSI_DATA_DIR": str(tmp_path)}
+    child = subprocess.Popen(
+        [*REVERSI, "--new", "--white", "human"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        start_new_session=True,  # a session of its own, with no controlling terminal
+    )
+    os.close(slave)
+    try:
+        read_until(master, b"Black")
+        os.write(master, b"\r")  # play the move at the cursor: now there is a game to keep
+        read_until(master, b"Move 2")
+    finally:
+        os.close(master)  # the terminal goes away; no SIGHUP is sent
+    assert child.wait(timeout=30) == 129
+    saves = list((tmp_path / "autosave").glob("game-*.json"))
+    assert len(saves) == 1 and '"moves": ["' in saves[0].read_text()

@@ -116,6 +116,12 @@ def run_tui(args: argparse.Namespace) -> int:
         return run_app(args)
 
 
+def run_online(args: argparse.Namespace) -> int:
+    """``reversi online``: the full-screen app, opened on the lobby."""
+    args.online = True
+    return run_tui(args)
+
+
 @contextmanager
 def _screen_on_a_terminal() -> Iterator[object]:
     """Yield the stream the app will draw on, made a terminal for the app's run.

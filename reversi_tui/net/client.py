@@ -38,7 +38,10 @@ BACKOFF: Final = (0.5, 1.0, 2.0, 4.0, 8.0)
 #: Errors that no reconnection can cure.
 FATAL: Final = frozenset({IDENTITY_MISMATCH, VERSION_UNSUPPORTED, TOO_MANY_SESSIONS})
 
-Connector = Callable[[], Awaitable[Connected]]
+#: Connects; its argument says whether it may start a server when none answers.
+Connector = Callable[[bool], Awaitable[Connected]]
+#: Failed attempts after which a client that did not host the last server starts one.
+HOST_FIRST_ATTEMPTS: Final = 4
 
 
 class ClientStopped(Exception):
@@ -60,7 +63,9 @@ class Client:
     ) -> None:
         self.on_message = on_message
         self.on_status = on_status
-        self.connector: Connector = connector or (lambda: connect(socket, limit=MAX_LINE * 2))
+        self.connector: Connector = connector or (
+            lambda start: connect(socket, limit=MAX_LINE * 2, start_server=start)
+        )
         self.backoff = tuple(backoff)
         self.ping_interval = ping_interval
         self.user: str | None = None
@@ -101,7 +106,7 @@ class Client:
         while not self._closing:
             wait: float | None = None
             try:
-                connected = await self.connector()
+                connected = await self.connector(self._may_start(attempt))
             except (NoServer, OSError) as error:
                 wait = self.backoff[min(attempt, len(self.backoff) - 1)]
                 self.on_status(f"No server: {error}. Trying again in {wait:g} s.")
@@ -115,6 +120,16 @@ class Client:
                 self.on_status(f"Connection lost. Reconnecting in {wait:g} s.")
             attempt += 1
             await asyncio.sleep(wait)
+
+    def _may_start(self, attempt: int) -> bool:
+        """Whether this attempt may start a server when none answers.
+
+        A server started by a client keeps its games in its user's data directory.
+        When it dies, its host's client starts the next one at once, so the games go
+        on; the others give it a few attempts first, and only then start their own.
+        """
+        host_was_me = self.host is None or self.host == self.user
+        return host_was_me or attempt >= HOST_FIRST_ATTEMPTS
 
     async def _session(self, connected: Connected) -> float | None:
         """One connection, from hello to its end; the wait a ``bye`` asked for, if any."""

@@ -16,6 +16,7 @@ import os
 import stat
 import subprocess
 import sys
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,7 +103,7 @@ def start_detached(command: Sequence[str] | None = None) -> None:
     """``reversi serve`` in its own session, as this user, outliving this process."""
     argv = list(command or [sys.executable, "-m", "reversi_tui", "serve"])
     try:
-        subprocess.Popen(
+        process = subprocess.Popen(
             argv,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -114,6 +115,8 @@ def start_detached(command: Sequence[str] | None = None) -> None:
         )
     except OSError as error:
         raise NoServer(f"cannot start a server: {error.strerror or error}") from None
+    # Reaped when it ends (a server that lost the election exits at once): no zombie.
+    threading.Thread(target=process.wait, name="reversi-serve-reaper", daemon=True).start()
 
 
 async def _wait_for(address: str, limit: int) -> Connected:

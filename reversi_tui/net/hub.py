@@ -261,19 +261,30 @@ class Hub:
         self.log(f"game {live.id}: {black} (black) against {white} (white)")
         self._broadcast(live, re_for=(peer, re))
 
-    def _move(self, peer: Peer, message: protocol.MoveRequest) -> None:
-        re = message.id
-        live = self.games.get(message.game)
+    def _players_game(
+        self, peer: Peer, game_id: int, re: RequestId | None
+    ) -> tuple[LiveGame, Color] | None:
+        """The game in progress ``peer`` plays in, and their colour; else the refusal
+        (``no_such_game``, ``not_a_player``, ``game_over``, in that order) is sent."""
+        live = self.games.get(game_id)
         if live is None:
-            self._error(peer, NO_SUCH_GAME, f"no game {message.game} in progress", re)
-            return
+            self._error(peer, NO_SUCH_GAME, f"no game {game_id} in progress", re)
+            return None
         colour = live.player(peer.user)
         if colour is None:
             self._error(peer, NOT_A_PLAYER, f"you do not play in game {live.id}", re)
-            return
+            return None
         if live.over:
             self._error(peer, GAME_OVER, f"game {live.id} is over", re)
+            return None
+        return live, colour
+
+    def _move(self, peer: Peer, message: protocol.MoveRequest) -> None:
+        re = message.id
+        found = self._players_game(peer, message.game, re)
+        if found is None:
             return
+        live, colour = found
         ply = len(live.game.moves) - _passes(live.game)
         if message.ply != ply:
             peer.send_line(
@@ -318,17 +329,10 @@ class Hub:
 
     def _resign(self, peer: Peer, message: protocol.Resign) -> None:
         re = message.id
-        live = self.games.get(message.game)
-        if live is None:
-            self._error(peer, NO_SUCH_GAME, f"no game {message.game} in progress", re)
+        found = self._players_game(peer, message.game, re)
+        if found is None:
             return
-        colour = live.player(peer.user)
-        if colour is None:
-            self._error(peer, NOT_A_PLAYER, f"you do not play in game {live.id}", re)
-            return
-        if live.over:
-            self._error(peer, GAME_OVER, f"game {live.id} is over", re)
-            return
+        live, colour = found
         try:
             self.store.finish_game(live.id, resigned=side_name(colour))
         except StoreError as error:

@@ -73,6 +73,10 @@ class GameLink:
         for source in self._sources.values():
             source.deliver()
 
+    def move_list(self) -> list[Move]:
+        """Every move the server has, in order."""
+        return list(self._moves)
+
     def move_at(self, index: int) -> Move | None:
         """Move number ``index`` (from 0) if the server has it."""
         return self._moves[index] if index < len(self._moves) else None

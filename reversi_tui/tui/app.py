@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -46,6 +47,9 @@ from reversi_tui.tui.themes import BOARD_VARIABLES, DEFAULT_THEME, THEMES
 from reversi_tui.tui.thinking import Advisor, default_advisor
 from reversi_tui.tui.widgets.board_art import ASCII, UNICODE, Glyphs
 from reversi_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
+
+if TYPE_CHECKING:
+    from reversi_tui.net.online import OnlineSession
 
 
 class ReversiApp(App[int]):
@@ -109,6 +113,9 @@ class ReversiApp(App[int]):
         self.memory = memory if memory is not None else SettingsMemory(None)
         self.offer = list(offer)
         self.notices = list(notices)
+        #: ``reversi online``: open the lobby at start, on this socket (None: find one).
+        self.online_on_mount: tuple[str | None] | None = None
+        self.online: OnlineSession | None = None
         self.game_screen = GameScreen(
             settings,
             make_source,
@@ -147,11 +154,41 @@ class ReversiApp(App[int]):
         """The Resume dialog before anything else; then any notices; then watch the theme."""
         for notice in self.notices:
             self.notify(notice, severity="warning", timeout=10)
-        if self.offer:
+        if self.online_on_mount is not None:
+            self.open_online(self.online_on_mount[0], quit_on_leave=True)
+        elif self.offer:
             keeper = self.keeper
             assert keeper is not None
             self.push_screen(ResumeScreen(self.offer, keeper.discard), self._resume_chosen)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def open_online(self, socket: str | None = None, *, quit_on_leave: bool = False) -> None:
+        """The lobby; the first time, connect (finding or starting the server)."""
+        from reversi_tui.net.online import OnlineSession
+        from reversi_tui.tui.screens.lobby import LobbyScreen
+
+        if any(isinstance(screen, LobbyScreen) for screen in self.screen_stack):
+            return
+        session = self.online
+        if session is None:
+            session = self.online = OnlineSession.connect(socket)
+            self.run_worker(self._stay_connected(session), group="online", exit_on_error=False)
+
+        def left(_: object) -> None:
+            if quit_on_leave:
+                self.exit(0)
+
+        screen = self.game_screen
+        self.push_screen(LobbyScreen(session, screen.advisor, screen.glyphs), left)
+
+    async def _stay_connected(self, session: OnlineSession) -> None:
+        from reversi_tui.net.client import ClientStopped
+
+        try:
+            await session.client.run()
+        except ClientStopped as error:
+            session.set_status(f"The server refused this client: {error}")
+            self.notify(str(error), title="Online play", severity="error", markup=False)
 
     def _resume_chosen(self, item: Resumable | None) -> None:
         if item is not None:
@@ -260,6 +297,8 @@ def run_app(args: argparse.Namespace) -> int:
     app.theme = app.start_theme = theme
     if resume_now:
         app.game_screen.resume_on_mount = resume_now[0]
+    if getattr(args, "online", False):
+        app.online_on_mount = (getattr(args, "socket", None),)
     # The computer searches in a thread; handing the GIL over every millisecond instead of
     # every 5 keeps keys answered while it thinks, for a negligible cost to the search.
     sys.setswitchinterval(0.001)

@@ -60,6 +60,11 @@ def game_commands(screen: GameScreen) -> Iterator[PaletteCommand]:
         "Your games against each opponent; replay a recent one (s)",
         screen.action_statistics,
     )
+    yield PaletteCommand(
+        "Play online",
+        "The lobby: people on this machine to challenge, games to watch (o)",
+        screen.action_play_online,
+    )
     yield PaletteCommand("Help", "Every key and what the marks on the board mean (?)", show_help)
 
 

@@ -230,3 +230,14 @@ async def test_no_server_is_retried_with_a_message(tmp_path: Path) -> None:
     await client.close()
     await asyncio.wait_for(running, WAIT)
     listening.close()
+
+
+def test_only_the_last_host_restarts_a_dead_server_at_once() -> None:
+    seen = Recorder()
+    client = Client(seen.message, seen.status, socket="/nowhere")
+    assert client._may_start(0)  # never connected: start one if nobody answers
+    client.user, client.host = "ann", "bob"  # bob's server (and bob's data) died
+    assert not client._may_start(0) and not client._may_start(3)
+    assert client._may_start(4)  # bob did not come back: ann starts one
+    client.host = "ann"
+    assert client._may_start(0)

@@ -190,6 +190,7 @@ async def test_palette_lists_the_game_commands_and_theme() -> None:
             "Open game",
             "Copy moves",
             "Statistics",
+            "Play online",
             "Help",
             "Theme",
             "Quit",

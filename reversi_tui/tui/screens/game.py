@@ -102,6 +102,7 @@ class GameScreen(Screen[None]):
         # Not c: a-g are the board's column keys (c then 4 jumps to c4).
         Binding("m", "copy_moves", "Copy moves", show=False),
         Binding("s", "statistics", "Statistics", show=False),
+        Binding("o", "play_online", "Play online", show=False),
     ]
 
     #: After a finished game: the number of plies shown; None when live.
@@ -719,6 +720,12 @@ class GameScreen(Screen[None]):
             self.set_status(f"Hint: {square_name(result.move)}, {words}. Enter plays it.")
         else:
             self.set_status(f"Hint for {side.title}: {square_name(result.move)}, {words}.")
+
+    def action_play_online(self) -> None:
+        """The online lobby (the app connects, or starts a server, the first time)."""
+        open_online = getattr(self.app, "open_online", None)
+        if open_online is not None:
+            open_online()
 
     def action_new_game(self) -> None:
         in_progress = self.match.in_progress

@@ -38,6 +38,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("Ctrl+O", "open a game: a saved file, a recorded game, a path"),
     ("m", "copy the moves (f5d6c3...) to the clipboard (OSC 52)"),
     ("s", "statistics per opponent; replay a recent game"),
+    ("o", "play online: people on this machine, games to watch"),
     ("q  Ctrl+Q  Ctrl+C", "quit (asks while a game is in progress)"),
     ("y  n  Esc", "confirm / cancel a dialog; Enter: the focused button"),
     ("Ctrl+P", "command palette: the game's actions and themes"),
@@ -57,6 +58,8 @@ MOUSE_KEYS: tuple[tuple[str, str], ...] = (
 
 #: Notes on the screen as a whole; the mouse is only mentioned when it is on.
 NOTES = (
+    "Online games: r resigns, t talks to the game, q goes back to the lobby (the "
+    "game goes on); undo, hints and new games are off.",
     "The flip preview follows the cursor when it stands on a legal square.",
     "Any dialog (this help too) pauses a computer-against-computer game.",
     "ASCII is chosen automatically when the terminal's locale is not UTF-8; "

@@ -1,0 +1,38 @@
+"""A line to say online: Enter sends it, Esc does not."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from reversi_tui.net.protocol import MAX_CHAT
+from reversi_tui.tui.screens.confirm import DIALOG_CSS, dismiss_once
+from reversi_tui.tui.widgets.footer import KeyFooter
+
+
+class ChatScreen(ModalScreen[str | None]):
+    """Type one line (at most ``MAX_CHAT`` characters); dismisses with it, or None."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="ChatScreen", width=60)
+    AUTO_FOCUS = "#line"
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str) -> None:
+        super().__init__()
+        self.title_text = title
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.title_text, classes="dialog-title")
+            yield Input(placeholder="Enter sends, Esc cancels", max_length=MAX_CHAT, id="line")
+        yield KeyFooter()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        dismiss_once(self, event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        dismiss_once(self, None)

@@ -1,0 +1,234 @@
+"""The lobby: who is online, the games in progress, challenges in and out.
+
+Enter on a player challenges them (after choosing a colour); Enter on a game
+resumes it when it is yours and watches it otherwise. ``t`` says you are looking
+for a game, ``r`` refreshes, ``q`` leaves. An incoming challenge opens a dialog
+at once; an accepted one opens the game for both players.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Static
+
+from reversi_tui.net import protocol
+from reversi_tui.net.online import Notice, OnlineSession
+from reversi_tui.net.protocol import ChallengeColor
+from reversi_tui.tui.screens.challenge import ChallengedScreen, ColourScreen
+from reversi_tui.tui.screens.online_game import OnlineGameScreen
+from reversi_tui.tui.thinking import Advisor
+from reversi_tui.tui.widgets.board_art import Glyphs
+from reversi_tui.tui.widgets.footer import KeyFooter
+
+
+class LobbyScreen(Screen[None]):
+    """Online play's first screen."""
+
+    DEFAULT_CSS = """
+    LobbyScreen > Vertical { padding: 0 1; }
+    LobbyScreen .title { text-style: bold; color: $accent; width: 1fr; }
+    LobbyScreen .heading { text-style: bold; color: $accent; margin-top: 1; }
+    LobbyScreen #players { height: auto; max-height: 8; }
+    LobbyScreen #games { height: auto; max-height: 8; }
+    LobbyScreen #challenges { color: $text-warning; }
+    LobbyScreen #status { color: $text-muted; margin-top: 1; }
+    """
+    BINDINGS = [
+        Binding("enter", "choose", "Challenge/Watch", key_display="Enter"),
+        Binding("t", "toggle_waiting", "Want a game"),
+        Binding("x", "cancel_challenges", "Cancel challenges", show=False),
+        Binding("r", "refresh", "Refresh"),
+        Binding("q,escape", "leave", "Leave"),
+    ]
+
+    def __init__(self, session: OnlineSession, advisor: Advisor, glyphs: Glyphs) -> None:
+        super().__init__()
+        self.session = session
+        self.advisor = advisor
+        self.glyphs = glyphs
+        self._watching: set[int] = set()
+        self._open_game: int | None = None
+        self._ready = False  # the tables have their columns
+        self._unsubscribe = session.subscribe(self._on_session)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Online", id="title", classes="title", markup=False)
+            yield Static("Players online: Enter challenges one", classes="heading")
+            yield DataTable(id="players", cursor_type="row", zebra_stripes=True)
+            yield Static(
+                "Games in progress: Enter watches one, or resumes yours", classes="heading"
+            )
+            yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="challenges", markup=False)
+            yield Static(self.session.status, id="status", markup=False)
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self._ready = True
+        self.query_one("#players", DataTable).add_columns("Player", "Status")
+        self.query_one("#games", DataTable).add_columns(
+            "Game", "Black", "White", "Move", "Watching"
+        )
+        self._draw()
+
+    def on_unmount(self) -> None:
+        self._unsubscribe()
+
+    # Drawing -----------------------------------------------------------------------
+    def _draw(self) -> None:
+        if not self._ready:
+            return
+        session, picture = self.session, self.session.picture
+        me = session.user
+        host = session.client.host
+        title = f"Online as {me}" if me else "Online: connecting"
+        if host:
+            title += f" · server of {host}"
+        if picture.waiting:
+            title += " · looking for a game"
+        self.query_one("#title", Static).update(title)
+        rows: list[tuple[str, tuple[str, ...]]] = []
+        for player in picture.players:
+            status = "playing" if player.playing else "wants a game" if player.waiting else "idle"
+            name = f"{player.user} (you)" if player.user == me else player.user
+            rows.append((player.user, (name, status)))
+        _refill(self.query_one("#players", DataTable), rows)
+        rows = []
+        for game in picture.games:
+            mine = " (yours)" if me in (game.black, game.white) else ""
+            cells = (f"{game.game}{mine}", game.black, game.white, str(game.ply + 1))
+            rows.append((str(game.game), (*cells, str(game.spectators))))
+        _refill(self.query_one("#games", DataTable), rows)
+        lines = []
+        for challenge in picture.challenges.values():
+            if challenge.from_ == me:
+                lines.append(f"You challenged {challenge.to}: waiting for an answer (x cancels).")
+        self.query_one("#challenges", Static).update("\n".join(lines))
+        self.query_one("#status", Static).update(session.status)
+
+    # Messages from the server ------------------------------------------------------
+    def _on_session(self, event: protocol.ServerMessage | Notice) -> None:
+        if not self.is_attached:
+            return
+        if isinstance(event, protocol.Challenged):
+            self._answer_challenge(event)
+        elif isinstance(event, protocol.State):
+            self._maybe_open(event)
+        elif isinstance(event, protocol.Error):
+            self.session.status = f"The server refused: {event.message}."
+        elif isinstance(event, protocol.ChallengeClosed) and event.reason in (
+            "declined",
+            "cancelled",
+        ):
+            self.session.status = f"Challenge {event.challenge} {event.reason}."
+        elif isinstance(event, protocol.ChatMessage) and event.game is None:
+            self.notify(f"{event.from_}: {event.text}", title="Lobby chat", markup=False)
+        if isinstance(event, protocol.Presence | protocol.State):
+            self.session.refresh()
+        self._draw()
+
+    def _answer_challenge(self, event: protocol.Challenged) -> None:
+        def answer(yes: bool | None) -> None:
+            self.session.answer(event.challenge, bool(yes))
+
+        self.app.push_screen(ChallengedScreen(event.from_, event.color), answer)
+
+    def _maybe_open(self, state: protocol.State) -> None:
+        """A game to show: one we asked to watch or resume, or a new game of ours."""
+        me = self.session.user
+        new_of_mine = (
+            state.ply == 0 and state.status == "active" and me in (state.black, state.white)
+        )
+        if state.game in self._watching or new_of_mine:
+            self._watching.discard(state.game)
+            self._show_game(state.game)
+
+    def _show_game(self, game: int) -> None:
+        link = self.session.links.get(game)
+        if link is None or self._open_game == game or not self.is_current:
+            return
+        self._open_game = game
+        screen = OnlineGameScreen(self.session, link, self.advisor, glyphs=self.glyphs)
+        self.app.push_screen(screen, lambda _: self._closed_game())
+
+    def _closed_game(self) -> None:
+        self._open_game = None
+        self.session.refresh()
+
+    # Keys --------------------------------------------------------------------------
+    def action_choose(self) -> None:
+        focused = self.focused
+        if isinstance(focused, DataTable) and focused.id == "games":
+            self._choose_game(focused)
+        else:
+            self._choose_player(self.query_one("#players", DataTable))
+
+    def _choose_player(self, table: DataTable[object]) -> None:
+        players = self.session.picture.players
+        if not players or table.cursor_row >= len(players):
+            self.session.status = "Nobody else is online yet: wait here, they will appear."
+            self._draw()
+            return
+        user = players[table.cursor_row].user
+        if user == self.session.user:
+            self.session.status = "That is you: choose another player."
+            self._draw()
+            return
+
+        def chosen(colour: ChallengeColor | None) -> None:
+            if colour is not None and self.session.challenge(user, colour):
+                side = "colours at random" if colour == "random" else f"you play {colour}"
+                self.session.status = f"Challenged {user} ({side}): waiting for an answer."
+                self._draw()
+
+        self.app.push_screen(ColourScreen(user), chosen)
+
+    def _choose_game(self, table: DataTable[object]) -> None:
+        games = self.session.picture.games
+        if not games or table.cursor_row >= len(games):
+            return
+        game = games[table.cursor_row].game
+        self._watching.add(game)
+        self.session.watch(game)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if event.data_table.id == "games":
+            self._choose_game(event.data_table)
+        else:
+            self._choose_player(event.data_table)
+
+    def action_toggle_waiting(self) -> None:
+        self.session.set_waiting(not self.session.picture.waiting)
+
+    def action_cancel_challenges(self) -> None:
+        me = self.session.user
+        for number, challenge in list(self.session.picture.challenges.items()):
+            if challenge.from_ == me:
+                self.session.cancel(number)
+        self._draw()
+
+    def action_refresh(self) -> None:
+        self.session.refresh()
+
+    def action_leave(self) -> None:
+        self.dismiss(None)
+
+
+def _refill(table: DataTable[object], rows: list[tuple[str, tuple[str, ...]]]) -> None:
+    """Replace ``table``'s rows, keeping the cursor on the same key when it is still there
+    (the lobby redraws on every presence: the choice must not jump back to the top)."""
+    keys = [key for key, _ in rows]
+    chosen: str | None = None
+    if table.row_count and 0 <= table.cursor_row < table.row_count:
+        row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
+        chosen = row_key.value
+    table.clear()
+    for key, cells in rows:
+        table.add_row(*cells, key=key)
+    if chosen in keys:
+        table.move_cursor(row=keys.index(chosen))

@@ -1,0 +1,204 @@
+"""An online game: the same board, sidebar and keys as local play, fed by the server.
+
+The match's two move sources come from the game's ``GameLink`` (see
+``net/remote.py``): the user's key is sent to the server and lands on the board
+when the server's state carries it; the opponent's moves arrive the same way. A
+watcher's match has two remote sides. Undo, redo, hints and new games are not for
+online play and say so; ``r`` resigns after a confirmation, ``t`` says something
+to the game's audience, and ``q`` goes back to the lobby while the game goes on.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.binding import Binding
+
+from reversi_tui.engine import Color, Game
+from reversi_tui.match import MatchSettings, PlayerSpec
+from reversi_tui.match.sources import MoveSource
+from reversi_tui.net import protocol
+from reversi_tui.net.online import Notice, OnlineSession
+from reversi_tui.net.remote import GameLink
+from reversi_tui.tui.screens.chat import ChatScreen
+from reversi_tui.tui.screens.confirm import ConfirmScreen
+from reversi_tui.tui.screens.game import GameScreen
+from reversi_tui.tui.screens.game_over import Choice
+from reversi_tui.tui.thinking import Advisor
+
+#: What the local-only keys say in an online game.
+NOT_ONLINE = "{what} is not available online: the server holds the game."
+
+
+class OnlineGameScreen(GameScreen):
+    """One online game, played or watched."""
+
+    BINDINGS = [
+        # Local play's keys stay (to say why not) but leave the footer.
+        Binding("i", "hint", "Hint", show=False),
+        Binding("u", "undo", "Undo", show=False),
+        Binding("U,shift+u,ctrl+r", "redo", "Redo", show=False),
+        Binding("n", "new_game", "New", show=False),
+        Binding("r", "resign", "Resign"),
+        Binding("t", "chat", "Talk"),
+        Binding("q,escape", "leave", "Lobby"),
+    ]
+
+    def __init__(
+        self, session: OnlineSession, link: GameLink, advisor: Advisor, **kw: object
+    ) -> None:
+        self.session = session
+        self.link = link
+        specs = {Color.BLACK: PlayerSpec.human(), Color.WHITE: PlayerSpec.human()}
+        colours = {id(spec): colour for colour, spec in specs.items()}
+
+        def make_source(spec: PlayerSpec, _seed: int | None) -> MoveSource:
+            return link.source(colours[id(spec)])
+
+        game = Game.from_moves(None, link.move_list())
+        super().__init__(
+            MatchSettings(specs[Color.BLACK], specs[Color.WHITE]),
+            make_source,
+            advisor,
+            game=game,
+            pace=0.0,
+            reply_delay=0.0,
+            **kw,  # type: ignore[arg-type]
+        )
+        self._unsubscribe = session.subscribe(self._on_session)
+
+    def on_mount(self) -> None:
+        """After GameScreen's own ``on_mount`` (Textual runs both): greet, hide New game."""
+        self.query_one("#new-game").display = False
+        self.call_after_refresh(self._greet)
+        self._follow_resignation()
+
+    def on_unmount(self) -> None:
+        self._unsubscribe()
+        self._stop()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No pause online; only a player of a game in progress resigns."""
+        if action == "toggle_pause":
+            return False
+        if action == "resign":
+            return self.link.my_colour is not None and not self.match.is_over
+        return super().check_action(action, parameters)
+
+    def _turn_text(self) -> str:
+        """Whose turn, by name: the other side is waited for, not "thinking"."""
+        match = self.match
+        if match.is_over or match.local_to_move:
+            return super()._turn_text()
+        colour = self.game.turn
+        return (
+            f"Move {self.game.move_number} {self.glyphs.dot} "
+            f"{colour.title} to play ({self.link.name(colour)})"
+        )
+
+    # Messages from the server ------------------------------------------------------
+    def _greet(self) -> None:
+        mine = self.link.my_colour
+        black, white = self.link.name(Color.BLACK), self.link.name(Color.WHITE)
+        if mine is None:
+            self.set_status(
+                f"Watching game {self.link.game}: {black} (Black) against {white} (White)."
+            )
+        else:
+            other = self.link.name(mine.opponent)
+            self.set_status(
+                f"Online game {self.link.game}: you play {mine.title} against {other} "
+                f"({self._presence(other)}). r resigns, t talks, q goes back to the lobby."
+            )
+
+    def _presence(self, user: str) -> str:
+        return "online" if self.link.state.online.get(user, False) else "away"
+
+    def _on_session(self, event: protocol.ServerMessage | Notice) -> None:
+        if isinstance(event, protocol.State) and event.game == self.link.game:
+            self._follow_resignation()
+        elif isinstance(event, protocol.Presence) and event.user in (
+            self.link.name(Color.BLACK),
+            self.link.name(Color.WHITE),
+        ):
+            where = "back online" if event.online else "away (disconnected)"
+            self.set_status(f"{event.user} is {where}.")
+        elif isinstance(event, protocol.Error):
+            expected = (
+                f" (the game is at move {event.expected + 1})" if event.expected is not None else ""
+            )
+            self.set_status(f"The server refused: {event.message}{expected}.")
+        elif isinstance(event, protocol.ChatMessage) and event.game == self.link.game:
+            self.notify(Text(f"{event.from_}: {event.text}").plain, title="Chat", markup=False)
+        elif isinstance(event, Notice) and event.severity != "information":
+            self.set_status(event.text)
+
+    def _follow_resignation(self) -> None:
+        resigned = self.link.resigned()
+        if resigned is not None and not self.match.is_over:
+            self.match.resign(resigned)
+
+    # Keys --------------------------------------------------------------------------
+    def action_undo(self) -> None:
+        if self.reviewing:
+            self.action_review_step(-1)
+            return
+        self.set_status(NOT_ONLINE.format(what="Undo"))
+
+    def action_redo(self) -> None:
+        if self.reviewing:
+            self.action_review_step(1)
+            return
+        self.set_status(NOT_ONLINE.format(what="Redo"))
+
+    def action_hint(self) -> None:
+        self.set_status(NOT_ONLINE.format(what="A hint"))
+
+    def action_toggle_pause(self) -> None:
+        self.set_status(NOT_ONLINE.format(what="Pausing"))
+
+    def action_play_from_here(self) -> None:
+        self.set_status(NOT_ONLINE.format(what="Playing on from here"))
+
+    def action_new_game(self) -> None:
+        self.action_leave()
+
+    def action_play_online(self) -> None:
+        self.action_leave()
+
+    def action_quit_game(self) -> None:
+        self.action_leave()
+
+    def action_leave(self) -> None:
+        """Back to the lobby; an unfinished game goes on and can be resumed there."""
+        if self.link.my_colour is None:
+            self.session.unwatch(self.link.game)
+        self.dismiss(None)
+
+    def action_resign(self) -> None:
+        mine = self.link.my_colour
+        if mine is None or self.match.is_over:
+            self.set_status("Only a player of a game in progress can resign.")
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.session.resign(self.link.game)
+
+        self._push_once(
+            ConfirmScreen(
+                "Resign?", "Resign this game? Your opponent wins it.", "Resign", "Play on"
+            ),
+            answer,
+        )
+
+    def action_chat(self) -> None:
+        def said(text: str | None) -> None:
+            if text:
+                self.session.chat(text, self.link.game)
+
+        self._push_once(ChatScreen(f"Say something in game {self.link.game}"), said)
+
+    def _after_game_over(self, choice: Choice | None) -> None:
+        self._enter_review()
+        if choice in ("new", "quit"):
+            self.action_leave()

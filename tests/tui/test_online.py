@@ -1,0 +1,144 @@
+"""Online play in the app: the lobby, a challenge, a game, its keys, against a real server.
+
+The app connects to an in-process server as ``ann``; ``bob`` is a raw protocol
+client (tests/net/conftest.py's), so each step checks what really crossed the wire.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+
+from reversi_tui.engine import parse_square
+from reversi_tui.net.server import Server
+from reversi_tui.net.store import SqliteStore
+from reversi_tui.tui.app import ReversiApp
+from reversi_tui.tui.screens.challenge import ChallengedScreen, ColourScreen
+from reversi_tui.tui.screens.confirm import ConfirmScreen
+from reversi_tui.tui.screens.lobby import LobbyScreen
+from reversi_tui.tui.screens.online_game import OnlineGameScreen
+from reversi_tui.tui.widgets.board import Board
+
+from ..net.conftest import Client
+from .helpers import make_app, wait_until
+
+LIMIT = 10.0
+
+
+class Names:
+    """Identity by connection order: the app first (ann), then bob."""
+
+    def __init__(self, *names: str) -> None:
+        self.names = list(names)
+
+    def __call__(self, _sock: socket.socket) -> str:
+        return self.names.pop(0)
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[tuple[Server, str]]:
+    store = SqliteStore(tmp_path / "db" / "online.sqlite3")
+    running = Server(store, identify=Names("ann", "bob"), host="hosty")
+    path = str(tmp_path / "s.sock")
+    await running.start(path)
+    yield running, path
+    await running.stop()
+    store.close()
+
+
+async def bob_on(path: str) -> Client:
+    reader, writer = await asyncio.open_unix_connection(path)
+    bob = Client(reader, writer)
+    await bob.hello()
+    return bob
+
+
+def online_app(path: str) -> ReversiApp:
+    """The app as ``reversi online --socket PATH`` starts it."""
+    app = make_app()
+    app.online_on_mount = (path,)
+    return app
+
+
+async def lobby_with_bob(
+    app: ReversiApp, pilot: Pilot[int], path: str
+) -> tuple[LobbyScreen, Client]:
+    """The app's lobby once ann is in, and bob logged in and listed there."""
+    await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), LIMIT)
+    lobby = app.screen
+    assert isinstance(lobby, LobbyScreen)
+    await wait_until(pilot, lambda: lobby.session.user == "ann", LIMIT)
+    bob = await bob_on(path)
+    players = lobby.query_one("#players", DataTable)
+    await wait_until(pilot, lambda: players.row_count == 2, LIMIT)
+    return lobby, bob
+
+
+async def test_lobby_challenge_game_and_its_keys(server: tuple[Server, str]) -> None:
+    _, path = server
+    app = online_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        lobby, bob = await lobby_with_bob(app, pilot, path)
+        assert "server of hosty" in str(lobby.query_one("#title").render())
+
+        # bob challenges ann, as Black; y accepts
+        bob.send(type="challenge", to="ann", color="black", id="c")
+        await bob.expect("challenge_sent", re="c")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)
+        game_screen = app.screen
+        assert isinstance(game_screen, OnlineGameScreen)
+        state = await bob.expect("state")
+        game = state["game"]
+        assert (state["black"], state["white"]) == ("bob", "ann")
+
+        # bob's move arrives on ann's board
+        bob.send(type="move", game=game, ply=0, square="d3")
+        await wait_until(pilot, lambda: len(game_screen.game.moves) == 1, LIMIT)
+        assert "(you)" in game_screen._turn_text()
+
+        # ann's key goes to the server, and lands when the server says so
+        game_screen.query_one(Board).cursor = parse_square("c5")
+        await pilot.press("enter")
+        answer = await bob.expect("state", game=game, ply=2)
+        assert answer["moves"] == "d3c5"
+        await wait_until(pilot, lambda: len(game_screen.game.moves) == 2, LIMIT)
+        assert "(bob)" in game_screen._turn_text()
+
+        # local-only keys say why not
+        await pilot.press("u")
+        assert "not available online" in game_screen.status
+        await pilot.press("i")
+        assert "not available online" in game_screen.status
+
+        # resign, after a confirmation
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), LIMIT)
+        await pilot.press("y")
+        final = await bob.expect("state", game=game, status="finished")
+        assert final["result"]["winner"] == "black" and final["result"]["reason"] == "resign"
+        await wait_until(pilot, lambda: game_screen.match.is_over, LIMIT)
+        bob.close()
+
+
+async def test_challenging_from_the_lobby(server: tuple[Server, str]) -> None:
+    _, path = server
+    app = online_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        lobby, bob = await lobby_with_bob(app, pilot, path)
+        lobby.query_one("#players", DataTable).move_cursor(row=1)  # bob
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ColourScreen), LIMIT)
+        await pilot.press("w")
+        challenged = await bob.expect("challenged")
+        assert challenged["from"] == "ann" and challenged["color"] == "white"
+        bob.send(type="decline", challenge=challenged["challenge"])
+        await wait_until(pilot, lambda: "declined" in lobby.session.status, LIMIT)
+        bob.close()
