@@ -367,7 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--export", metavar="FILE", help="write the games to FILE as one multi-game PGN file"
     )
 
-    bench = commands.add_parser("bench", help="benchmarks: perft, solve FILE, tui, fuzz")
+    bench = commands.add_parser("bench", help="benchmarks: perft, solve FILE, tui, fuzz, online")
     bench_kinds = bench.add_subparsers(dest="bench", metavar="KIND", required=True)
     perft = bench_kinds.add_parser("perft", help="count leaves from the start position")
     perft.add_argument(
@@ -394,6 +394,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench_tui.add_argument(
         "--thinking", action="store_true", help="press the keys while the computer searches"
+    )
+    bench_online = bench_kinds.add_parser(
+        "online", help="clients playing whole games at once on one server: latency, memory"
+    )
+    bench_online.add_argument(
+        "--clients",
+        type=_int_range(2, 400),
+        default=50,
+        help="connections, two per game (default: 50, so 25 games at once)",
+    )
+    bench_online.add_argument("--seed", type=int, default=1, help="seed for the moves")
+    bench_online.add_argument(
+        "--time-limit",
+        type=_int_range(1, 3600),
+        default=300,
+        metavar="S",
+        help="give up after S seconds (default: 300)",
     )
     bench_fuzz = bench_kinds.add_parser(
         "fuzz", help="random bytes to the TUI's input parser and random key bursts to the app"
@@ -422,6 +439,7 @@ _HANDLERS = {
     ("bench", "solve"): "reversi_tui.commands.bench:run_solve",
     ("bench", "tui"): "reversi_tui.commands.bench_tui:run",
     ("bench", "fuzz"): "reversi_tui.commands.bench_fuzz:run",
+    ("bench", "online"): "reversi_tui.commands.bench_online:run",
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -232,3 +233,19 @@ def test_bench_tui_child_that_cannot_start_never_runs_the_callers_code(tmp_path:
     assert len(record.read_text().split()) == 1, "the child ran the caller's code"
     assert done.returncode == 1, done.stderr
     assert "nothing measured: the app exited (exit status 127)" in done.stderr
+
+
+def test_bench_online_plays_every_game_to_the_end_and_checks_the_database() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "reversi_tui", "bench", "online", "--clients", "6"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("6 clients, 3 games at once, ")
+    assert re.match(r"move-to-update latency: median [\d.]+ ms, p95 [\d.]+ ms", lines[1])
+    assert re.match(r"server peak memory: [\d.]+ MB", lines[2])
+    assert lines[3] == "database: 3 games complete and consistent, integrity ok"

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from reversi_tui.engine import Color, Game, parse_square
+from reversi_tui.engine import Color, Game, parse_square, square_name
 from reversi_tui.engine.notation import NotationError
 from reversi_tui.net import protocol
 from reversi_tui.net.protocol import (
@@ -58,6 +58,8 @@ class LiveGame:
     game: Game
     resigned: Color | None = None
     watchers: set[Peer] = field(default_factory=set)
+    #: A checked move waiting for the next group commit: (peer, re, ply, square).
+    pending: tuple[Peer, RequestId | None, int, int] | None = None
 
     @property
     def over(self) -> bool:
@@ -81,8 +83,13 @@ class Hub:
         *,
         rng: random.Random | None = None,
         log: Callable[[str], None] = lambda _: None,
+        defer: Callable[[Callable[[], None]], object] | None = None,
     ) -> None:
+        """``defer`` runs a callable soon (the event loop's ``call_soon``): moves checked
+        meanwhile are committed together. None commits each move at once."""
         self.store = store
+        self.defer = defer
+        self._batch: list[LiveGame] = []
         self.host = host
         self.rng = rng or random.Random()
         self.log = log
@@ -285,8 +292,8 @@ class Hub:
         if found is None:
             return
         live, colour = found
-        ply = len(live.game.moves) - _passes(live.game)
-        if message.ply != ply:
+        ply = len(live.game.moves) - _passes(live.game) + (live.pending is not None)
+        if message.ply != ply or live.pending is not None:
             peer.send_line(
                 protocol.encode(
                     protocol.Error(
@@ -313,19 +320,47 @@ class Hub:
         if not position.flips(square):
             self._error(peer, ILLEGAL_MOVE, f"{message.square} flips nothing", re)
             return
+        live.pending = (peer, re, ply, square)
+        self._batch.append(live)
+        if self.defer is None:
+            self.commit_moves()
+        elif len(self._batch) == 1:
+            self.defer(self.commit_moves)
+
+    def commit_moves(self) -> None:
+        """Commit every checked move in one transaction, then play and announce them.
+
+        If the batch fails as a whole, each move is tried alone, so one bad move
+        cannot cost the others; a move that cannot be committed is refused.
+        """
+        batch, self._batch = self._batch, []
+        moves = [(g.id, g.pending[2], g.pending[3]) for g in batch if g.pending is not None]
         try:
-            self.store.append_move(live.id, ply, square)
-        except StaleMove:
-            self._error(peer, STALE_PLY, f"game {live.id} moved on", re)
-            return
-        except StoreError as error:
-            self._failed(peer, error, re)
-            return
-        live.game.play(square)
-        self.log(f"game {live.id}: {peer.user} plays {message.square.lower()}")
-        if live.game.is_over:
-            self._finish(live)
-        self._broadcast(live, re_for=(peer, re))
+            self.store.append_moves(moves)
+            committed = batch
+        except StoreError:
+            committed = []
+            for live in batch:
+                assert live.pending is not None
+                peer, re, ply, square = live.pending
+                try:
+                    self.store.append_move(live.id, ply, square)
+                    committed.append(live)
+                except StaleMove:
+                    live.pending = None
+                    self._error(peer, STALE_PLY, f"game {live.id} moved on", re)
+                except StoreError as error:
+                    live.pending = None
+                    self._failed(peer, error, re)
+        for live in committed:
+            assert live.pending is not None
+            peer, re, _, square = live.pending
+            live.pending = None
+            live.game.play(square)
+            self.log(f"game {live.id}: {peer.user} plays {square_name(square)}")
+            if live.game.is_over:
+                self._finish(live)
+            self._broadcast(live, re_for=(peer, re))
 
     def _resign(self, peer: Peer, message: protocol.Resign) -> None:
         re = message.id

@@ -126,12 +126,17 @@ class Server:
         self.limits = limits or Limits()
         self.identify = identify
         self.log = log
-        self.hub = Hub(store, host or own_name(), log=log)
+        self.hub = Hub(store, host or own_name(), log=log, defer=self._soon)
         self.address: str | None = None
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
         self._connections: set[Connection] = set()
         self._stopped = asyncio.Event()
+
+    @staticmethod
+    def _soon(callback: Callable[[], None]) -> object:
+        """Moves that arrive together are committed together (one fsync)."""
+        return asyncio.get_running_loop().call_soon(callback)
 
     # Starting and stopping ------------------------------------------------------------
     async def start(self, address: str = ABSTRACT_NAME) -> None:

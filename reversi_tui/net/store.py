@@ -108,6 +108,7 @@ class Store(Protocol):
         self, black: str, white: str, *, challenge_id: int | None = None
     ) -> StoredGame: ...
     def append_move(self, game_id: int, ply: int, square: int) -> None: ...
+    def append_moves(self, moves: list[tuple[int, int, int]]) -> None: ...
     def finish_game(self, game_id: int, *, resigned: str | None = None) -> None: ...
     def game(self, game_id: int) -> StoredGame | None: ...
     def games(self, *, unfinished_only: bool = False) -> list[StoredGame]: ...
@@ -254,39 +255,48 @@ class SqliteStore:
         return StoredGame(cursor.lastrowid, black, white, (), None, False, moment, moment)
 
     def append_move(self, game_id: int, ply: int, square: int) -> None:
+        self.append_moves([(game_id, ply, square)])
+
+    def append_moves(self, moves: list[tuple[int, int, int]]) -> None:
+        """Several games' next moves, (game, ply, square) each, in one transaction: all
+        or none (a group commit: one fsync for every move that arrived together)."""
         db = self._db
         now = _now()
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
-                row = db.execute(
-                    "SELECT finished, (SELECT count(*) FROM moves WHERE game = ?)"
-                    " FROM games WHERE id = ?",
-                    (game_id, game_id),
-                ).fetchone()
-                if row is None:
-                    raise StoreError(f"no game {game_id}")
-                finished, count = row
-                if finished:
-                    raise StoreError(f"game {game_id} is finished")
-                if ply < count:
-                    raise StaleMove(f"game {game_id} already has move {ply + 1}")
-                if ply > count:
-                    raise StoreError(f"game {game_id} has {count} moves: move {ply + 1} skips")
-                db.execute(
-                    "INSERT INTO moves (game, ply, square, played) VALUES (?, ?, ?, ?)",
-                    (game_id, ply, square, now),
-                )
-                db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
+                for game_id, ply, square in moves:
+                    self._append(game_id, ply, square, now)
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
                 raise
         except sqlite3.IntegrityError:
-            raise StaleMove(f"game {game_id} already has move {ply + 1}") from None
+            raise StaleMove("a move for a ply already taken") from None
         except sqlite3.Error as error:
             raise StoreError(f"cannot write {self.path}: {error}") from None
+
+    def _append(self, game_id: int, ply: int, square: int, now: str) -> None:
+        db = self._db
+        row = db.execute(
+            "SELECT finished, (SELECT count(*) FROM moves WHERE game = ?) FROM games WHERE id = ?",
+            (game_id, game_id),
+        ).fetchone()
+        if row is None:
+            raise StoreError(f"no game {game_id}")
+        finished, count = row
+        if finished:
+            raise StoreError(f"game {game_id} is finished")
+        if ply < count:
+            raise StaleMove(f"game {game_id} already has move {ply + 1}")
+        if ply > count:
+            raise StoreError(f"game {game_id} has {count} moves: move {ply + 1} skips")
+        db.execute(
+            "INSERT INTO moves (game, ply, square, played) VALUES (?, ?, ?, ?)",
+            (game_id, ply, square, now),
+        )
+        db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
 
     def finish_game(self, game_id: int, *, resigned: str | None = None) -> None:
         cursor = self._write(
