@@ -178,11 +178,13 @@ class GameKeeper:
             except StorageError as error:
                 self._problem(str(error))
 
-    def add_record(self, record: GameRecord) -> None:
-        """Write a finished game to the records database."""
+    def add_record(self, record: GameRecord, names: dict[Color, str] | None = None) -> None:
+        """Write a finished game to the records database; ``names`` are the players'
+        (an online game's user names), else a person here is this user."""
         if self.places is None:
             return
-        names = {c: player_name(record.player(c), self.user) for c in Color}
+        if names is None:
+            names = {c: player_name(record.player(c), self.user) for c in Color}
         try:
             ensure_private_dir(self.places.data)
             database = RecordsDatabase(self.places.database)

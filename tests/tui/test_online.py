@@ -18,6 +18,9 @@ from textual.widgets import DataTable
 from reversi_tui.engine import parse_square
 from reversi_tui.net.server import Server
 from reversi_tui.net.store import SqliteStore
+from reversi_tui.records.database import RecordsDatabase
+from reversi_tui.records.keeper import GameKeeper
+from reversi_tui.records.paths import Places
 from reversi_tui.tui.app import ReversiApp
 from reversi_tui.tui.screens.challenge import ChallengedScreen, ColourScreen
 from reversi_tui.tui.screens.confirm import ConfirmScreen
@@ -59,9 +62,9 @@ async def bob_on(path: str) -> Client:
     return bob
 
 
-def online_app(path: str) -> ReversiApp:
+def online_app(path: str, keeper: GameKeeper | None = None) -> ReversiApp:
     """The app as ``reversi online --socket PATH`` starts it."""
-    app = make_app()
+    app = make_app(keeper=keeper)
     app.online_on_mount = (path,)
     return app
 
@@ -80,9 +83,13 @@ async def lobby_with_bob(
     return lobby, bob
 
 
-async def test_lobby_challenge_game_and_its_keys(server: tuple[Server, str]) -> None:
+async def test_lobby_challenge_game_and_its_keys(
+    server: tuple[Server, str], tmp_path: Path
+) -> None:
     _, path = server
-    app = online_app(path)
+    keeper = GameKeeper(Places.resolve(tmp_path / "data"))
+    keeper.user = "ann"
+    app = online_app(path, keeper)
     async with app.run_test(size=(100, 30)) as pilot:
         lobby, bob = await lobby_with_bob(app, pilot, path)
         assert "server of hosty" in str(lobby.query_one("#title").render())
@@ -126,6 +133,12 @@ async def test_lobby_challenge_game_and_its_keys(server: tuple[Server, str]) -> 
         assert final["result"]["winner"] == "black" and final["result"]["reason"] == "resign"
         await wait_until(pilot, lambda: game_screen.match.is_over, LIMIT)
         bob.close()
+    # the finished game is in ann's own records, under both users' names
+    records = RecordsDatabase(keeper.places.database)
+    (kept,) = list(records.all())
+    records.close()
+    assert (kept.black_name, kept.white_name) == ("bob", "ann")
+    assert kept.record.move_list() == "d3c5" and kept.record.result is not None
 
 
 async def test_challenging_from_the_lobby(server: tuple[Server, str]) -> None:

@@ -15,6 +15,7 @@ from textual.binding import Binding
 
 from reversi_tui.engine import Color, Game
 from reversi_tui.match import MatchSettings, PlayerSpec
+from reversi_tui.match.record import Result
 from reversi_tui.match.sources import MoveSource
 from reversi_tui.net import protocol
 from reversi_tui.net.online import Notice, OnlineSession
@@ -65,6 +66,7 @@ class OnlineGameScreen(GameScreen):
             **kw,  # type: ignore[arg-type]
         )
         self._unsubscribe = session.subscribe(self._on_session)
+        self._recorded = False
 
     def on_mount(self) -> None:
         """After GameScreen's own ``on_mount`` (Textual runs both): greet, hide New game."""
@@ -197,6 +199,15 @@ class OnlineGameScreen(GameScreen):
                 self.session.chat(text, self.link.game)
 
         self._push_once(ChatScreen(f"Say something in game {self.link.game}"), said)
+
+    def _game_over(self, result: Result) -> None:
+        """The end: shown as in local play, and kept in the player's own records."""
+        super()._game_over(result)
+        keeper = getattr(self.app, "keeper", None)
+        if self.link.my_colour is not None and not self._recorded and keeper is not None:
+            self._recorded = True
+            names = {colour: self.link.name(colour) for colour in Color}
+            keeper.add_record(self.match.record(), names)
 
     def _after_game_over(self, choice: Choice | None) -> None:
         self._enter_review()
