@@ -23,10 +23,18 @@ from textual.pilot import Pilot
 from reversi_tui.engine import Color, Game, parse_position, parse_square
 from reversi_tui.engine.notation import parse_move_list
 from reversi_tui.match import GameRecord, MatchSettings, PlayerSpec
+from reversi_tui.net import protocol
+from reversi_tui.net.client import Client
+from reversi_tui.net.online import OnlineSession
+from reversi_tui.net.protocol import GameInfo, PlayerInfo
+from reversi_tui.net.remote import GameLink
 from reversi_tui.records.autosave import Resumable, SavedGame
 from reversi_tui.records.database import RecordsDatabase
 from reversi_tui.records.names import player_name
 from reversi_tui.tui.app import ReversiApp
+from reversi_tui.tui.screens.challenge import ChallengedScreen
+from reversi_tui.tui.screens.lobby import LobbyScreen
+from reversi_tui.tui.screens.online_game import OnlineGameScreen
 from reversi_tui.tui.screens.resume import ResumeScreen
 from reversi_tui.tui.screens.statistics import StatisticsScreen
 from reversi_tui.tui.widgets.board import Board
@@ -168,6 +176,59 @@ async def _statistics(pilot: AppPilot) -> None:
     await pilot.pause()
 
 
+def _online_session() -> OnlineSession:
+    """A session as the lobby shows it, filled in by hand: no server is needed."""
+    client = Client(lambda _: None, lambda _: None, socket="/run/reversi/reversi.sock")
+    client.user, client.host = "ann", "reversi"
+    session = OnlineSession(client)
+    session.status = "Connected as ann to the server of reversi at /run/reversi/reversi.sock."
+    session.picture.players = [
+        PlayerInfo(user="ann", waiting=False, playing=True),
+        PlayerInfo(user="bob", waiting=True, playing=False),
+        PlayerInfo(user="carol", waiting=False, playing=True),
+        PlayerInfo(user="dave", waiting=False, playing=True),
+        PlayerInfo(user="erin", waiting=False, playing=False),
+    ]
+    session.picture.games = [
+        GameInfo(game=3, black="carol", white="dave", ply=23, spectators=2),
+        GameInfo(game=5, black="ann", white="frank", ply=10, spectators=0),
+    ]
+    return session
+
+
+async def _lobby(pilot: AppPilot) -> None:
+    await pilot.pause()
+    app = pilot.app
+    assert isinstance(app, ReversiApp)
+    screen = app.game_screen
+    await pilot.app.push_screen(LobbyScreen(_online_session(), screen.advisor, screen.glyphs))
+    await pilot.pause()
+
+
+async def _challenged(pilot: AppPilot) -> None:
+    await _lobby(pilot)
+    await pilot.app.push_screen(ChallengedScreen("bob", "white"))
+    await pilot.pause()
+
+
+async def _online_game(pilot: AppPilot) -> None:
+    await pilot.pause()
+    session = _online_session()
+    game = Game.from_moves(None, parse_move_list(MID_GAME))
+    state = protocol.state_of(
+        5, "ann", "frank", game, spectators=1, online={"ann": True, "frank": True}
+    )
+    link = GameLink(state, "ann", lambda _: False)
+    app = pilot.app
+    assert isinstance(app, ReversiApp)
+    screen = app.game_screen
+    online = OnlineGameScreen(session, link, screen.advisor, glyphs=screen.glyphs)
+    online.hold_highlights = True
+    await pilot.app.push_screen(online)
+    await pilot.pause()
+    await pilot.pause()
+
+
 SCENES: tuple[Scene, ...] = (
     Scene("opening", _vs_computer),
     Scene("mid-game", _mid_game, _hover_legal),
@@ -181,6 +242,9 @@ SCENES: tuple[Scene, ...] = (
     Scene("help", _vs_computer, _help),
     Scene("resume", _vs_computer, _resume_dialog),
     Scene("statistics", _vs_computer, _statistics),
+    Scene("lobby", _vs_computer, _lobby),
+    Scene("challenge", _vs_computer, _challenged),
+    Scene("online-game", _vs_computer, _online_game),
 )
 
 

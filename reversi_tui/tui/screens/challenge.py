@@ -88,3 +88,8 @@ class ChallengedScreen(ConfirmScreen):
         )
         self.challenger = challenger
         self.color = color
+
+    def on_mount(self) -> None:
+        """Accepting is the welcome answer here, not a dangerous one."""
+        self.query_one("#yes", Button).variant = "primary"
+        self.query_one("#no", Button).variant = "default"
