@@ -114,6 +114,8 @@ class OnlineSession:
             picture.games = list(message.games)
         elif isinstance(message, protocol.Presence):
             self._presence(message)
+            for link in self.links.values():
+                link.set_online(message.user, message.online)
         elif isinstance(message, protocol.Challenged):
             me = self.user or "?"
             picture.challenges[message.challenge] = ChallengeInfo(

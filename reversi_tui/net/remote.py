@@ -44,6 +44,8 @@ class GameLink:
         self.state = state
         self._moves = state_moves(state)
         self._sources: dict[Color, OnlineSource] = {}
+        #: Which players have a session, from states and presence messages.
+        self.online: dict[str, bool] = dict(state.online)
 
     @property
     def my_colour(self) -> Color | None:
@@ -56,6 +58,11 @@ class GameLink:
 
     def name(self, colour: Color) -> str:
         return self.state.black if colour is Color.BLACK else self.state.white
+
+    def set_online(self, user: str, online: bool) -> None:
+        """A presence message: ``user`` came or went."""
+        if user in (self.state.black, self.state.white):
+            self.online[user] = online
 
     def source(self, colour: Color) -> OnlineSource:
         """The move source of ``colour`` (made once)."""
@@ -70,6 +77,7 @@ class GameLink:
             return
         self.state = state
         self._moves = state_moves(state)
+        self.online.update(state.online)
         for source in self._sources.values():
             source.deliver()
 
@@ -105,7 +113,10 @@ class OnlineSource:
 
     @property
     def label(self) -> str:
-        return self.link.name(self.colour)
+        """The player's name; ``(away)`` while an opponent has no session."""
+        name = self.link.name(self.colour)
+        away = not self.takes_local_input and not self.link.online.get(name, True)
+        return f"{name} (away)" if away else name
 
     def play(self, request: MoveRequest) -> asyncio.Future[PlayResult]:
         waiting: asyncio.Future[PlayResult] = asyncio.get_running_loop().create_future()

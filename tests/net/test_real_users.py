@@ -149,3 +149,42 @@ def test_reversi_serve_stops_gracefully_and_refuses_a_second(
     assert server.returncode == 0
     assert "Traceback" not in log and "stopped" in log
     assert not path.exists()
+
+
+@needs_root
+async def test_kill_9_of_the_server_loses_no_acknowledged_move(open_directory: Path) -> None:
+    env = {**os.environ, "REVERSI_DATA_DIR": str(open_directory / "data")}
+    path = open_directory / "s.sock"
+    command = ("serve", "--socket", str(path), "--db", str(open_directory / "db" / "o.sqlite3"))
+    server = reversi(*command, env=env)
+    try:
+        wait_for_socket(path, server)
+        first, second = UIDS
+        ann = await as_client(await asyncio.to_thread(connect_as, first, str(path)))
+        await ann.hello()
+        bob = await as_client(await asyncio.to_thread(connect_as, second, str(path)))
+        await bob.hello()
+        ann.send(type="challenge", to=f"uid{second}", color="black")
+        number = (await ann.expect("challenge_sent"))["challenge"]
+        bob.send(type="accept", challenge=number)
+        game = (await bob.expect("state"))["game"]
+        played = ""
+        for client, ply, square in ((ann, 0, "d3"), (bob, 1, "c5"), (ann, 2, "e6")):
+            client.send(type="move", game=game, ply=ply, square=square, id=ply)
+            state = await client.expect("state", re=ply)  # acknowledged
+            played = state["moves"]
+        server.kill()  # no goodbye, no flush: kill -9
+        server.wait(timeout=30)
+    finally:
+        if server.poll() is None:
+            server.kill()
+    path.unlink()  # the dead server's socket file
+    again = reversi(*command, env=env)
+    try:
+        wait_for_socket(path, again)
+        ann = await as_client(await asyncio.to_thread(connect_as, first, str(path)))
+        welcome = await ann.hello()
+        assert [g["moves"] for g in welcome["games"]] == [played] == ["d3c5e6"]
+    finally:
+        again.terminate()
+        again.wait(timeout=30)

@@ -147,3 +147,14 @@ def test_an_older_or_foreign_state_is_ignored() -> None:
     assert link.state.ply == 1
     link.update(protocol.state_of(10, "ann", "bob", Game()))  # another game
     assert link.state.game == 9
+
+
+def test_an_opponent_without_a_session_is_shown_away() -> None:
+    server = Server()
+    state = protocol.state_of(9, "ann", "bob", Game(), online={"ann": True, "bob": False})
+    link = GameLink(state, "ann", server.send)
+    assert link.source(Color.WHITE).label == "bob (away)"  # the state says bob is offline
+    link.set_online("bob", True)
+    assert link.source(Color.WHITE).label == "bob"
+    link.set_online("ann", False)  # never "away" for the user here
+    assert link.source(Color.BLACK).label == "ann"

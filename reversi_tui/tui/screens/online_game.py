@@ -124,6 +124,7 @@ class OnlineGameScreen(GameScreen):
         ):
             where = "back online" if event.online else "away (disconnected)"
             self.set_status(f"{event.user} is {where}.")
+            self._refresh_views(moves_changed=False)
         elif isinstance(event, protocol.Error):
             expected = (
                 f" (the game is at move {event.expected + 1})" if event.expected is not None else ""
@@ -131,7 +132,7 @@ class OnlineGameScreen(GameScreen):
             self.set_status(f"The server refused: {event.message}{expected}.")
         elif isinstance(event, protocol.ChatMessage) and event.game == self.link.game:
             self.notify(Text(f"{event.from_}: {event.text}").plain, title="Chat", markup=False)
-        elif isinstance(event, Notice) and event.severity != "information":
+        elif isinstance(event, Notice):  # the connection: lost, reconnecting, back
             self.set_status(event.text)
 
     def _follow_resignation(self) -> None:
