@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
 from reversi_tui.engine import parse_square
 from reversi_tui.net.server import Server
@@ -118,6 +118,12 @@ async def test_lobby_challenge_game_and_its_keys(
         assert answer["moves"] == "d3c5"
         await wait_until(pilot, lambda: len(game_screen.game.moves) == 2, LIMIT)
         assert "(bob)" in game_screen._turn_text()
+
+        # bob's chat shows in the panel as plain text: markup stays literal
+        bob.send(type="chat", game=game, text="[b]well[/b] played\x1b[2J")
+        panel = game_screen.query_one("#chat", Static)
+        await wait_until(pilot, lambda: "well" in str(panel.render()), LIMIT)
+        assert "bob: [b]well[/b] played [2J" in str(panel.render())
 
         # local-only keys say why not
         await pilot.press("u")

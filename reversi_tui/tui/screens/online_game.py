@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.binding import Binding
+from textual.widgets import Static
 
 from reversi_tui.engine import Color, Game
 from reversi_tui.match import MatchSettings, PlayerSpec
@@ -32,6 +33,13 @@ NOT_ONLINE = "{what} is not available online: the server holds the game."
 
 class OnlineGameScreen(GameScreen):
     """One online game, played or watched."""
+
+    DEFAULT_CSS = """
+    OnlineGameScreen #chat { height: auto; max-height: 4; color: $text; margin-top: 1; }
+    OnlineGameScreen #chat.-empty { display: none; }
+    """
+    #: Chat lines kept in the panel.
+    CHAT_LINES = 3
 
     BINDINGS = [
         # Local play's keys stay (to say why not) but leave the footer.
@@ -67,10 +75,12 @@ class OnlineGameScreen(GameScreen):
         )
         self._unsubscribe = session.subscribe(self._on_session)
         self._recorded = False
+        self._chat: list[tuple[str, str]] = []
 
     def on_mount(self) -> None:
         """After GameScreen's own ``on_mount`` (Textual runs both): greet, hide New game."""
         self.query_one("#new-game").display = False
+        self.sidebar.mount(Static(id="chat", classes="-empty"), before="#status")
         self.call_after_refresh(self._greet)
         self._follow_resignation()
 
@@ -131,9 +141,23 @@ class OnlineGameScreen(GameScreen):
             )
             self.set_status(f"The server refused: {event.message}{expected}.")
         elif isinstance(event, protocol.ChatMessage) and event.game == self.link.game:
-            self.notify(Text(f"{event.from_}: {event.text}").plain, title="Chat", markup=False)
+            self._show_chat(event.from_, event.text)
         elif isinstance(event, Notice):  # the connection: lost, reconnecting, back
             self.set_status(event.text)
+
+    def _show_chat(self, user: str, text: str) -> None:
+        """The chat panel: the last few lines, other users' text as plain text (never
+        markup; the server has already replaced control characters)."""
+        self._chat = [*self._chat, (user, text)][-self.CHAT_LINES :]
+        lines = Text()
+        for number, (who, said) in enumerate(self._chat):
+            if number:
+                lines.append("\n")
+            lines.append(f"{who}: ", style="bold")
+            lines.append(said)
+        panel = self.query_one("#chat", Static)
+        panel.update(lines)
+        panel.set_class(False, "-empty")
 
     def _follow_resignation(self) -> None:
         resigned = self.link.resigned()
