@@ -119,11 +119,17 @@ def reversi(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
 
 
 def wait_for_socket(path: Path, process: subprocess.Popen[str]) -> None:
+    """Until a server answers on ``path`` (a file left by a dead one does not count)."""
     for _ in range(500):
-        if path.exists():
+        probe = socket.socket(socket.AF_UNIX)
+        try:
+            probe.connect(str(path))
             return
-        assert process.poll() is None, process.communicate()
-        time.sleep(0.02)  # polled, with a bound
+        except OSError:
+            assert process.poll() is None, process.communicate()
+            time.sleep(0.02)  # polled, with a bound
+        finally:
+            probe.close()
     raise AssertionError("the server never listened")
 
 
@@ -178,7 +184,7 @@ async def test_kill_9_of_the_server_loses_no_acknowledged_move(open_directory: P
     finally:
         if server.poll() is None:
             server.kill()
-    path.unlink()  # the dead server's socket file
+    assert path.exists()  # the dead server's socket file: the new server clears it
     again = reversi(*command, env=env)
     try:
         wait_for_socket(path, again)
@@ -188,3 +194,36 @@ async def test_kill_9_of_the_server_loses_no_acknowledged_move(open_directory: P
     finally:
         again.terminate()
         again.wait(timeout=30)
+
+
+def test_reversi_serve_takes_the_socket_systemd_passes(tmp_path: Path) -> None:
+    """Socket activation: a listening socket on fd 3, LISTEN_FDS=1, LISTEN_PID=its pid."""
+    path = tmp_path / "activated.sock"
+    listening = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listening.bind(str(path))
+    listening.listen()
+    launcher = (
+        "import os, sys; os.dup2(int(sys.argv[1]), 3); os.environ['LISTEN_FDS'] = '1'; "
+        "os.environ['LISTEN_PID'] = str(os.getpid()); "
+        "os.execv(sys.executable, [sys.executable, '-m', 'reversi_tui', 'serve'])"
+    )
+    env = {**os.environ, "REVERSI_DATA_DIR": str(tmp_path / "data")}
+    server = subprocess.Popen(
+        [sys.executable, "-c", launcher, str(listening.fileno())],
+        pass_fds=[listening.fileno()],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    listening.close()
+    try:
+        client = socket.socket(socket.AF_UNIX)
+        client.connect(str(path))  # queued on the passed socket until the server accepts
+        client.sendall(b'{"type": "hello", "version": 1}\n')
+        assert b'"welcome"' in client.makefile("rb").readline()
+    finally:
+        server.terminate()
+        _, log = server.communicate(timeout=30)
+    assert "from systemd" in log and "Traceback" not in log
