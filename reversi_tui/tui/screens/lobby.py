@@ -37,7 +37,8 @@ class LobbyScreen(Screen[None]):
     LobbyScreen #status { color: $text-muted; margin-top: 1; }
     """
     BINDINGS = [
-        Binding("enter", "choose", "Challenge/Watch", key_display="Enter"),
+        # Over the tables' own Enter, so the footer shows it (the tables would hide it).
+        Binding("enter", "choose", "Challenge/Watch", key_display="Enter", priority=True),
         Binding("t", "toggle_waiting", "Want a game"),
         Binding("x", "cancel_challenges", "Cancel challenges", show=False),
         Binding("r", "refresh", "Refresh"),
