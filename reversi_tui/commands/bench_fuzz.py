@@ -35,7 +35,7 @@ from reversi_tui.tui.input import MAX_CELLS, SafeParser, input_decoder
 
 #: Keys of the bursts: every binding of the game, dialogs and palette, and some others.
 KEYS = (
-    *"abcdefgh12345678iuUnpqy?xz",
+    *"abcdefgh12345678iuUnpqy?xzortwb",
     *("up", "down", "left", "right", "home", "end", "pageup", "pagedown"),
     *("tab", "shift+tab", "space", "enter", "escape", "backspace", "delete"),
     *("ctrl+p", "ctrl+q", "ctrl+c", "ctrl+r", "ctrl+z", "f1", "alt+x"),
@@ -168,6 +168,19 @@ async def fuzz_keys(count: int, seed: int, *, burst: int = 8) -> FuzzReport:
             time_format: str | None = None,
         ) -> str | None:
             return None
+
+        def open_online(self, socket: str | None = None, *, quit_on_leave: bool = False) -> None:
+            """The lobby over a session that never connects: its keys and dialogs are
+            fuzzed too, and no server is started or reached."""
+            from reversi_tui.net.client import Client
+            from reversi_tui.net.online import OnlineSession
+            from reversi_tui.tui.screens.lobby import LobbyScreen
+
+            if any(isinstance(screen, LobbyScreen) for screen in self.screen_stack):
+                return
+            session = OnlineSession(Client(lambda _: None, lambda _: None, socket="/nowhere"))
+            screen = self.game_screen
+            self.push_screen(LobbyScreen(session, screen.advisor, screen.glyphs))
 
     rng = random.Random(seed)
     report = FuzzReport()

@@ -222,7 +222,10 @@ class ReversiApp(App[int]):
         raises ``ScreenStackError`` for keys that arrive in the same burst as the
         one that quit, once the screens are gone.
         """
-        if isinstance(event, events.Key) and not self.screen_stack:
+        # Once exit() is called (Textual 8.2.8 sets ``_exit``) the screens are being torn
+        # down: a key that reaches one then finds its widgets gone (NoMatches).
+        exiting = getattr(self, "_exit", False)
+        if isinstance(event, events.Key) and (not self.screen_stack or exiting):
             return
         await super().on_event(event)
 

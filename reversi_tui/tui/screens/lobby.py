@@ -11,6 +11,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
@@ -18,6 +19,7 @@ from reversi_tui.net import protocol
 from reversi_tui.net.online import Notice, OnlineSession
 from reversi_tui.net.protocol import ChallengeColor
 from reversi_tui.tui.screens.challenge import ChallengedScreen, ColourScreen
+from reversi_tui.tui.screens.confirm import dismiss_once
 from reversi_tui.tui.screens.online_game import OnlineGameScreen
 from reversi_tui.tui.thinking import Advisor
 from reversi_tui.tui.widgets.board_art import Glyphs
@@ -69,11 +71,16 @@ class LobbyScreen(Screen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        """The tables' columns, then the picture; nothing if the lobby closed before it
+        mounted (``o`` then ``q`` in one burst of keys)."""
+        try:
+            self.query_one("#players", DataTable).add_columns("Player", "Status")
+            self.query_one("#games", DataTable).add_columns(
+                "Game", "Black", "White", "Move", "Watching"
+            )
+        except NoMatches:
+            return
         self._ready = True
-        self.query_one("#players", DataTable).add_columns("Player", "Status")
-        self.query_one("#games", DataTable).add_columns(
-            "Game", "Black", "White", "Move", "Watching"
-        )
         self._draw()
 
     def on_unmount(self) -> None:
@@ -81,8 +88,16 @@ class LobbyScreen(Screen[None]):
 
     # Drawing -----------------------------------------------------------------------
     def _draw(self) -> None:
+        """Everything from the session's picture (nothing once the lobby is closing: a
+        burst of keys can still arrive as its widgets go)."""
         if not self._ready:
             return
+        try:
+            self._draw_now()
+        except NoMatches:
+            self._ready = False
+
+    def _draw_now(self) -> None:
         session, picture = self.session, self.session.picture
         me = session.user
         host = session.client.host
@@ -162,6 +177,8 @@ class LobbyScreen(Screen[None]):
 
     # Keys --------------------------------------------------------------------------
     def action_choose(self) -> None:
+        if not self._ready:
+            return
         focused = self.focused
         if isinstance(focused, DataTable) and focused.id == "games":
             self._choose_game(focused)
@@ -217,7 +234,8 @@ class LobbyScreen(Screen[None]):
         self.session.refresh()
 
     def action_leave(self) -> None:
-        self.dismiss(None)
+        self._ready = False
+        dismiss_once(self, None)
 
 
 def _refill(table: DataTable[object], rows: list[tuple[str, tuple[str, ...]]]) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.widgets import Static
 
 from reversi_tui.engine import Color, Game
@@ -22,7 +23,7 @@ from reversi_tui.net import protocol
 from reversi_tui.net.online import Notice, OnlineSession
 from reversi_tui.net.remote import GameLink
 from reversi_tui.tui.screens.chat import ChatScreen
-from reversi_tui.tui.screens.confirm import ConfirmScreen
+from reversi_tui.tui.screens.confirm import ConfirmScreen, answered, dismiss_once
 from reversi_tui.tui.screens.game import GameScreen
 from reversi_tui.tui.screens.game_over import Choice
 from reversi_tui.tui.thinking import Advisor
@@ -79,8 +80,11 @@ class OnlineGameScreen(GameScreen):
 
     def on_mount(self) -> None:
         """After GameScreen's own ``on_mount`` (Textual runs both): greet, hide New game."""
-        self.query_one("#new-game").display = False
-        self.sidebar.mount(Static(id="chat", classes="-empty"), before="#status")
+        try:
+            self.query_one("#new-game").display = False
+            self.sidebar.mount(Static(id="chat", classes="-empty"), before="#status")
+        except NoMatches:  # closed before it mounted
+            return
         self.call_after_refresh(self._greet)
         self._follow_resignation()
 
@@ -155,7 +159,10 @@ class OnlineGameScreen(GameScreen):
                 lines.append("\n")
             lines.append(f"{who}: ", style="bold")
             lines.append(said)
-        panel = self.query_one("#chat", Static)
+        try:
+            panel = self.query_one("#chat", Static)
+        except NoMatches:
+            return
         panel.update(lines)
         panel.set_class(False, "-empty")
 
@@ -197,9 +204,11 @@ class OnlineGameScreen(GameScreen):
 
     def action_leave(self) -> None:
         """Back to the lobby; an unfinished game goes on and can be resumed there."""
+        if answered(self):
+            return
         if self.link.my_colour is None:
             self.session.unwatch(self.link.game)
-        self.dismiss(None)
+        dismiss_once(self, None)
 
     def action_resign(self) -> None:
         mine = self.link.my_colour
