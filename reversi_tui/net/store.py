@@ -1,72 +1,73 @@
 """The online server's storage: challenges, games and their moves, behind ``Store``.
 
 ``Store`` is the small interface the server needs; ``SqliteStore`` implements it
-on one SQLite file owned by the server (0600 in a 0700 directory, WAL,
-``synchronous=FULL``), and a PostgreSQL store for several servers could implement
-it later. Moves live in an append-only table keyed by (game, ply): a move is
-committed before ``append_move`` returns, so the server tells nobody of a move
-the disk does not hold. Legality is the server's business (it replays with the
-engine); the store only refuses a ply that is not the next one, and any write to
-a finished game. The file carries ``application_id`` and ``user_version``; a
-foreign or damaged file is set aside (renamed, never deleted), and a newer
-schema is refused untouched.
+on one SQLite file owned by the server, and a PostgreSQL store for several
+servers could implement it later. The file is 0600 in a 0700 directory (a
+directory of ours open to others is closed; somebody else's is refused), in WAL
+mode with ``synchronous=FULL``, and every write is one ``BEGIN IMMEDIATE``
+transaction: a process killed half way leaves the state before it.
+
+Moves live in an append-only table keyed by (game, ply), where ply counts the
+moves before this one (forced passes are not stored: the engine plays them on
+replay). A move is committed before ``append_move`` returns, so the server tells
+nobody of a move the disk does not hold. Legality is the server's business (it
+replays with the engine); the store refuses only a ply that is not the next one
+(``StaleMove`` when it is taken, as when another session was first) and any write
+to a finished game.
+
+The file carries its identity and its version, as the records database does:
+``PRAGMA application_id`` (not the records database's) and ``PRAGMA
+user_version``, with the missing migrations run on open in one transaction. A
+file that is not SQLite, is damaged or belongs to another program is set aside
+(renamed, never deleted) and a new store started, with a line in ``problems``; a
+file from a newer release, or the player's records database, is refused and left
+as it is.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
 import stat
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from types import TracebackType
 from typing import Any, Final, Protocol
 
 from reversi_tui.records.atomic import set_aside
-from reversi_tui.records.paths import StorageError
+from reversi_tui.records.database import APPLICATION_ID as RECORDS_APPLICATION_ID
+from reversi_tui.records.paths import StorageError, ensure_private_dir
 
-#: ``PRAGMA application_id`` of the server's files ("RvOn").
+__all__ = [
+    "APPLICATION_ID",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "SqliteStore",
+    "StaleMove",
+    "Store",
+    "StoreError",
+    "StoredChallenge",
+    "StoredGame",
+]
+
+#: ``PRAGMA application_id`` of the server's files ("RvOn"); the records database is "Rvrs".
 APPLICATION_ID: Final = 0x52764F6E
-SCHEMA_VERSION: Final = 1
+#: Milliseconds a writer waits for another one before giving up.
 BUSY_TIMEOUT_MS: Final = 5000
+#: The file and its directory are the server's alone.
+FILE_MODE: Final = 0o600
+DIRECTORY_MODE: Final = 0o700
 _SQLITE_HEADER = b"SQLite format 3\x00"
-
-_SCHEMA_V1 = """
-CREATE TABLE challenges (
-    id INTEGER PRIMARY KEY,
-    challenger TEXT NOT NULL,
-    target TEXT NOT NULL,
-    color TEXT NOT NULL CHECK (color IN ('black', 'white', 'random')),
-    created TEXT NOT NULL,
-    closed TEXT
-);
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY,
-    black TEXT NOT NULL,
-    white TEXT NOT NULL,
-    challenge INTEGER REFERENCES challenges (id),
-    resigned TEXT CHECK (resigned IN ('black', 'white')),
-    finished INTEGER NOT NULL DEFAULT 0,
-    created TEXT NOT NULL,
-    updated TEXT NOT NULL
-);
-CREATE TABLE moves (
-    game INTEGER NOT NULL REFERENCES games (id),
-    ply INTEGER NOT NULL CHECK (ply >= 0),
-    square INTEGER NOT NULL CHECK (square BETWEEN 0 AND 63),
-    played TEXT NOT NULL,
-    PRIMARY KEY (game, ply)
-) WITHOUT ROWID;
-CREATE TRIGGER moves_append_only_update BEFORE UPDATE ON moves
-    BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END;
-CREATE TRIGGER moves_append_only_delete BEFORE DELETE ON moves
-    BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END;
-CREATE INDEX games_unfinished ON games (finished);
-"""
+#: SQLite's result codes for a file that is not a database or is damaged.
+_DAMAGED_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 
 
 class StoreError(Exception):
-    """The store cannot be opened or written: one clear sentence."""
+    """The store cannot be opened or written: ``str()`` is one line saying what and why."""
 
 
 class StaleMove(StoreError):
@@ -75,6 +76,8 @@ class StaleMove(StoreError):
 
 @dataclass(frozen=True)
 class StoredChallenge:
+    """A challenge as stored; ``created`` is aware, in UTC."""
+
     id: int
     challenger: str
     target: str
@@ -85,13 +88,14 @@ class StoredChallenge:
 
 @dataclass(frozen=True)
 class StoredGame:
-    """An online game: its players, its moves (squares; passes are not stored, the
-    engine forces them on replay) and how it stands."""
+    """An online game: its players, its moves (squares 0-63 in order; passes are not
+    stored, the engine forces them on replay) and how it stands. Times are aware, UTC."""
 
     id: int
     black: str
     white: str
     moves: tuple[int, ...]
+    #: ``black`` or ``white`` when that side resigned.
     resigned: str | None
     finished: bool
     created: datetime
@@ -99,222 +103,361 @@ class StoredGame:
 
 
 class Store(Protocol):
-    """What the server needs of its storage."""
+    """What the server needs of its storage: SQLite now, PostgreSQL later for several servers.
+
+    Every write is one transaction, done when the call returns. Calls are short
+    and synchronous: the server makes them from its event loop.
+    """
 
     def create_challenge(self, challenger: str, target: str, color: str) -> StoredChallenge: ...
+
     def pending_challenges(self) -> list[StoredChallenge]: ...
-    def close_challenge(self, challenge_id: int) -> bool: ...
-    def create_game(
-        self, black: str, white: str, *, challenge_id: int | None = None
-    ) -> StoredGame: ...
-    def append_move(self, game_id: int, ply: int, square: int) -> None: ...
-    def append_moves(self, moves: list[tuple[int, int, int]]) -> None: ...
+
+    def close_challenge(self, challenge_id: int) -> bool:
+        """Close a challenge; True if it was pending."""
+        ...
+
+    def create_game(self, black: str, white: str, *, challenge_id: int | None = None) -> StoredGame:
+        """A new game; the challenge it answers (which must be pending) closes with it."""
+        ...
+
+    def append_move(self, game_id: int, ply: int, square: int) -> None:
+        """Commit the move after ``ply`` moves; ``StaleMove`` if that ply is taken."""
+        ...
+
+    def append_moves(self, moves: list[tuple[int, int, int]]) -> None:
+        """Several (game, ply, square) moves in one transaction: all or none."""
+        ...
+
     def finish_game(self, game_id: int, *, resigned: str | None = None) -> None: ...
+
     def game(self, game_id: int) -> StoredGame | None: ...
+
     def games(self, *, unfinished_only: bool = False) -> list[StoredGame]: ...
+
     def close(self) -> None: ...
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat()
+# The schema, one function per version --------------------------------------------------
+def _create_v1(db: sqlite3.Connection) -> None:
+    """Version 1: challenges, games, and the append-only moves.
+
+    A challenge is pending while ``closed`` is NULL; a game answers at most one
+    challenge. Triggers refuse to change or delete a move, whoever asks. Times are
+    ISO 8601 in UTC.
+    """
+    for statement in (
+        """CREATE TABLE challenges (
+        id INTEGER PRIMARY KEY,
+        challenger TEXT NOT NULL,
+        target TEXT NOT NULL,
+        color TEXT NOT NULL CHECK (color IN ('black', 'white', 'random')),
+        created TEXT NOT NULL,
+        closed TEXT
+        )""",
+        """CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        black TEXT NOT NULL,
+        white TEXT NOT NULL,
+        challenge INTEGER UNIQUE REFERENCES challenges (id),
+        resigned TEXT CHECK (resigned IN ('black', 'white')),
+        finished INTEGER NOT NULL DEFAULT 0 CHECK (finished IN (0, 1)),
+        created TEXT NOT NULL,
+        updated TEXT NOT NULL
+        )""",
+        """CREATE TABLE moves (
+        game INTEGER NOT NULL REFERENCES games (id),
+        ply INTEGER NOT NULL CHECK (ply >= 0),
+        square INTEGER NOT NULL CHECK (square BETWEEN 0 AND 63),
+        played TEXT NOT NULL,
+        PRIMARY KEY (game, ply)
+        ) WITHOUT ROWID""",
+        """CREATE TRIGGER moves_append_only_update BEFORE UPDATE ON moves
+        BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END""",
+        """CREATE TRIGGER moves_append_only_delete BEFORE DELETE ON moves
+        BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END""",
+        "CREATE INDEX games_unfinished ON games (finished)",
+    ):
+        db.execute(statement)
+
+
+#: ``MIGRATIONS[n]`` takes the schema from version n to n + 1; the last gives the current one.
+MIGRATIONS: Final[list[Callable[[sqlite3.Connection], None]]] = [_create_v1]
+SCHEMA_VERSION: Final = len(MIGRATIONS)
 
 
 class _Damaged(Exception):
-    pass
+    """The file is not a usable store of ours: set it aside (internal)."""
 
 
 class SqliteStore:
-    """``Store`` on one SQLite file."""
+    """``Store`` on one SQLite file, opened (created, migrated, repaired) at once.
+
+    Raises ``StoreError`` when it cannot be used: a directory somebody else opened
+    to others, a file from a newer release, the records database, a disk that
+    refuses.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        #: What was wrong with the file and what was done, one sentence each.
+        #: What was wrong with the file or its directory and what was done, one line each.
         self.problems: list[str] = []
-        _private_directory(path.parent)
+        self._private_directory()
+        with self._opening_lock():
+            self._db = self._open()
+
+    # Opening --------------------------------------------------------------------------
+    def _private_directory(self) -> None:
+        """The store's directory: made 0700 if missing; one open to others is refused."""
+        directory = self.path.parent
         try:
-            self._db = self._connect()
+            ensure_private_dir(directory)
+            info = directory.stat()
+        except StorageError as error:
+            raise StoreError(f"the game store's directory cannot be made: {error}") from None
+        except OSError as error:
+            raise StoreError(f"cannot use {directory} ({error.strerror})") from None
+        if not info.st_mode & 0o077:
+            return
+        # Never tightened here: it may be a home directory (a pubnix's public_html needs
+        # it open) or a shared one such as /tmp. Refused, with what to do.
+        mode = stat.S_IMODE(info.st_mode)
+        raise StoreError(
+            f"{directory} is open to other users (mode {mode:o}): keep the game store in a "
+            "private directory (mode 700), for example with --db DIR/online.sqlite3"
+        )
+
+    @contextmanager
+    def _opening_lock(self) -> Iterator[None]:
+        """Holds ``<store>.lock`` while the file is checked, set aside or migrated, so two
+        servers starting at once never take the other's new file for damaged."""
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+        except OSError as error:
+            raise StoreError(f"cannot create {lock_path} ({error.strerror})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            return self._connect()
         except _Damaged as damage:
-            try:
-                aside = set_aside(path)
-            except StorageError as error:
-                raise StoreError(f"{path} is damaged ({damage}) and {error}") from None
-            self.problems.append(f"{path} was not a usable game store ({damage}): moved to {aside}")
-            try:
-                self._db = self._connect()
-            except _Damaged as again:
-                raise StoreError(f"{path} cannot be made: {again}") from None
+            self._set_aside(str(damage))
+        try:
+            return self._connect()
+        except _Damaged as damage:
+            raise StoreError(f"the game store {self.path} cannot be made: {damage}") from None
 
     def _connect(self) -> sqlite3.Connection:
+        """The connection to a checked, migrated store; ``_Damaged`` when the file is bad."""
         _check_header(self.path)
         if not self.path.exists():
-            try:
-                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-            except FileExistsError:
-                pass
-            except OSError as error:
-                raise StoreError(f"cannot create {self.path}: {error.strerror}") from None
-        os.chmod(self.path, 0o600)
+            _create_private(self.path)
         try:
             db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
         except sqlite3.Error as error:
-            raise StoreError(f"cannot open {self.path}: {error}") from None
+            raise self._failure("open", error) from None
         try:
             db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            app_id = db.execute("PRAGMA application_id").fetchone()[0]
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if app_id != APPLICATION_ID and (app_id != 0 or tables):
-                raise _Damaged("it belongs to another program")
-            if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"{self.path} was written by a newer reversi (schema {version}); "
-                    f"this one knows {SCHEMA_VERSION}: it is left untouched"
-                )
+            self._check_identity(db)
+            self._private_file()
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = FULL")
             db.execute("PRAGMA foreign_keys = ON")
-            if version < SCHEMA_VERSION:  # version 0: a new file (one migration so far)
-                db.executescript(
-                    "BEGIN IMMEDIATE;"
-                    + _SCHEMA_V1
-                    + f"PRAGMA application_id = {APPLICATION_ID};"
-                    + f"PRAGMA user_version = {SCHEMA_VERSION};"
-                    + "COMMIT;"
-                )
-        except sqlite3.DatabaseError as error:
+            self._migrate(db)
+        except BaseException as error:
             db.close()
-            if isinstance(error, sqlite3.Error) and error.sqlite_errorcode in (
-                sqlite3.SQLITE_CORRUPT,
-                sqlite3.SQLITE_NOTADB,
-            ):
+            if isinstance(error, sqlite3.Error) and _is_damage(error):
                 raise _Damaged(str(error)) from None
-            raise StoreError(f"cannot use {self.path}: {error}") from None
-        except BaseException:
-            db.close()
+            if isinstance(error, sqlite3.Error):
+                raise self._failure("open", error) from None
             raise
         return db
 
-    # Writes --------------------------------------------------------------------------
-    def _write(self, sql: str, args: tuple[object, ...]) -> sqlite3.Cursor:
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
+    def _check_identity(self, db: sqlite3.Connection) -> None:
+        """Ours, not newer than this release and sound; or empty. Reads only."""
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        objects = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if app_id == 0 and version == 0 and objects == 0:
+            return  # a new, empty database
+        if app_id == RECORDS_APPLICATION_ID:
+            raise StoreError(
+                f"{self.path} is the reversi records database, not a game store: "
+                "it is left as it is; give the server another file"
+            )
+        if app_id != APPLICATION_ID or version == 0:
+            raise _Damaged("it is not a reversi game store")
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"the game store {self.path} is from a newer version of reversi (schema "
+                f"{version}; this one knows up to {SCHEMA_VERSION}): it is left as it is; "
+                "use the newer reversi, or give the server another file"
+            )
+        check = [str(row[0]) for row in db.execute("PRAGMA quick_check")]
+        if check != ["ok"]:
+            lines = [line for text in check for line in text.splitlines()]
+            found = [line for line in lines if not line.startswith("***")] or lines
+            raise _Damaged(f"it is damaged: {found[0]}")
+
+    def _private_file(self) -> None:
+        """The file (and SQLite's files beside it) readable by their owner only."""
+        for path in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
             try:
-                cursor = self._db.execute(sql, args)
-                self._db.execute("COMMIT")
+                mode = path.stat().st_mode
+                if mode & 0o077:
+                    os.chmod(path, FILE_MODE)
+            except FileNotFoundError:
+                continue
+            except OSError as error:
+                raise StoreError(f"cannot make {path} private ({error.strerror})") from None
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        """Runs the missing migrations in one transaction (another process may have run them)."""
+        if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+            return
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"the game store {self.path} was upgraded meanwhile")
+            for migration in MIGRATIONS[version:]:
+                migration(db)
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            _roll_back(db)
+            raise
+
+    def _set_aside(self, reason: str) -> None:
+        """Rename the unusable file (and its WAL files, to match) out of the way."""
+        try:
+            aside = set_aside(self.path)
+            for suffix in ("-wal", "-shm"):
+                extra = Path(f"{self.path}{suffix}")
+                if extra.exists():
+                    os.replace(extra, f"{aside}{suffix}")
+        except (StorageError, OSError) as error:
+            raise StoreError(
+                f"the game store {self.path} is not usable ({reason}) and cannot be set "
+                f"aside: {error}"
+            ) from None
+        self.problems.append(
+            f"The game store {self.path} was not usable ({reason}): it was kept as "
+            f"{aside.name} and a new store started."
+        )
+
+    def _failure(self, doing: str, error: sqlite3.Error) -> StoreError:
+        return StoreError(f"cannot {doing} the game store {self.path} ({error})")
+
+    # Writes ---------------------------------------------------------------------------
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """One ``BEGIN IMMEDIATE`` transaction, committed (on disk) when the block ends."""
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                db.execute("COMMIT")
             except BaseException:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
+                _roll_back(db)
                 raise
         except sqlite3.Error as error:
-            raise StoreError(f"cannot write {self.path}: {error}") from None
-        return cursor
+            raise self._failure("write", error) from None
 
     def create_challenge(self, challenger: str, target: str, color: str) -> StoredChallenge:
         created = _now()
-        cursor = self._write(
-            "INSERT INTO challenges (challenger, target, color, created) VALUES (?, ?, ?, ?)",
-            (challenger, target, color, created),
-        )
+        with self._writing() as db:
+            cursor = db.execute(
+                "INSERT INTO challenges (challenger, target, color, created) VALUES (?, ?, ?, ?)",
+                (challenger, target, color, created),
+            )
         assert cursor.lastrowid is not None
         return StoredChallenge(
             cursor.lastrowid, challenger, target, color, datetime.fromisoformat(created)
         )
 
     def close_challenge(self, challenge_id: int) -> bool:
-        cursor = self._write(
-            "UPDATE challenges SET closed = ? WHERE id = ? AND closed IS NULL",
-            (_now(), challenge_id),
-        )
-        return cursor.rowcount == 1
+        with self._writing() as db:
+            closed = _close_challenge(db, challenge_id, _now())
+        return closed
 
     def create_game(self, black: str, white: str, *, challenge_id: int | None = None) -> StoredGame:
         now = _now()
-        db = self._db
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                if challenge_id is not None:
-                    db.execute(
-                        "UPDATE challenges SET closed = ? WHERE id = ? AND closed IS NULL",
-                        (now, challenge_id),
-                    )
-                cursor = db.execute(
-                    "INSERT INTO games (black, white, challenge, created, updated)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (black, white, challenge_id, now, now),
-                )
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot write {self.path}: {error}") from None
+        with self._writing() as db:
+            if challenge_id is not None and not _close_challenge(db, challenge_id, now):
+                raise StoreError(f"challenge {challenge_id} is not pending")
+            cursor = db.execute(
+                "INSERT INTO games (black, white, challenge, created, updated)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (black, white, challenge_id, now, now),
+            )
         assert cursor.lastrowid is not None
         moment = datetime.fromisoformat(now)
         return StoredGame(cursor.lastrowid, black, white, (), None, False, moment, moment)
 
     def append_move(self, game_id: int, ply: int, square: int) -> None:
+        """Commit ``square`` as move ``ply`` (the moves before it) of the game.
+
+        ``StaleMove`` when that ply is taken; ``StoreError`` when it skips one, the
+        game is finished or unknown, or the square is not 0-63.
+        """
         self.append_moves([(game_id, ply, square)])
 
     def append_moves(self, moves: list[tuple[int, int, int]]) -> None:
         """Several games' next moves, (game, ply, square) each, in one transaction: all
         or none (a group commit: one fsync for every move that arrived together)."""
-        db = self._db
+        if not moves:
+            return
         now = _now()
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                for game_id, ply, square in moves:
-                    self._append(game_id, ply, square, now)
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
-        except sqlite3.IntegrityError:
-            raise StaleMove("a move for a ply already taken") from None
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot write {self.path}: {error}") from None
-
-    def _append(self, game_id: int, ply: int, square: int, now: str) -> None:
-        db = self._db
-        row = db.execute(
-            "SELECT finished, (SELECT count(*) FROM moves WHERE game = ?) FROM games WHERE id = ?",
-            (game_id, game_id),
-        ).fetchone()
-        if row is None:
-            raise StoreError(f"no game {game_id}")
-        finished, count = row
-        if finished:
-            raise StoreError(f"game {game_id} is finished")
-        if ply < count:
-            raise StaleMove(f"game {game_id} already has move {ply + 1}")
-        if ply > count:
-            raise StoreError(f"game {game_id} has {count} moves: move {ply + 1} skips")
-        db.execute(
-            "INSERT INTO moves (game, ply, square, played) VALUES (?, ?, ?, ?)",
-            (game_id, ply, square, now),
-        )
-        db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
+        with self._writing() as db:
+            for game_id, ply, square in moves:
+                _append(db, game_id, ply, square, now)
 
     def finish_game(self, game_id: int, *, resigned: str | None = None) -> None:
-        cursor = self._write(
-            "UPDATE games SET finished = 1, resigned = ?, updated = ?"
-            " WHERE id = ? AND NOT finished",
-            (resigned, _now(), game_id),
-        )
-        if cursor.rowcount != 1:
-            raise StoreError(f"game {game_id} is not a game in progress")
+        """Mark the game finished (``resigned``: the side that resigned, if one did)."""
+        if resigned not in (None, "black", "white"):
+            raise StoreError(f"{resigned!r} cannot resign: it is not a side")
+        with self._writing() as db:
+            cursor = db.execute(
+                "UPDATE games SET finished = 1, resigned = ?, updated = ?"
+                " WHERE id = ? AND NOT finished",
+                (resigned, _now(), game_id),
+            )
+            if cursor.rowcount != 1:
+                raise StoreError(f"game {game_id} is not a game in progress")
 
-    # Reads ---------------------------------------------------------------------------
+    # Reads ----------------------------------------------------------------------------
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction: every query in the block sees the same snapshot."""
+        db = self._db
+        try:
+            db.execute("BEGIN")
+            try:
+                yield db
+            finally:
+                _roll_back(db)
+        except sqlite3.Error as error:
+            raise self._failure("read", error) from None
+        except ValueError as error:  # a time that does not parse: the row was tampered with
+            raise StoreError(f"the game store {self.path} holds a bad row ({error})") from None
+
     def pending_challenges(self) -> list[StoredChallenge]:
-        rows = self._read(
-            "SELECT id, challenger, target, color, created FROM challenges"
-            " WHERE closed IS NULL ORDER BY id",
-            (),
-        )
-        return [StoredChallenge(r[0], r[1], r[2], r[3], datetime.fromisoformat(r[4])) for r in rows]
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT id, challenger, target, color, created FROM challenges"
+                " WHERE closed IS NULL ORDER BY id"
+            ).fetchall()
+            return [
+                StoredChallenge(r[0], r[1], r[2], r[3], datetime.fromisoformat(r[4])) for r in rows
+            ]
 
     def game(self, game_id: int) -> StoredGame | None:
         found = self._games("WHERE id = ?", (game_id,))
@@ -324,68 +467,127 @@ class SqliteStore:
         return self._games("WHERE NOT finished" if unfinished_only else "", ())
 
     def _games(self, where: str, args: tuple[object, ...]) -> list[StoredGame]:
-        rows = self._read(
-            "SELECT id, black, white, resigned, finished, created, updated FROM games "
-            f"{where} ORDER BY id",
-            args,
-        )
-        games = []
-        for row in rows:
-            moves = self._read("SELECT square FROM moves WHERE game = ? ORDER BY ply", (row[0],))
-            games.append(
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT id, black, white, resigned, finished, created, updated FROM games "
+                f"{where} ORDER BY id",
+                args,
+            ).fetchall()
+            moves: dict[int, list[int]] = {row[0]: [] for row in rows}
+            for game_id, square in db.execute(
+                f"SELECT game, square FROM moves WHERE game IN (SELECT id FROM games {where})"
+                " ORDER BY game, ply",
+                args,
+            ):
+                moves[game_id].append(square)
+            return [
                 StoredGame(
                     id=row[0],
                     black=row[1],
                     white=row[2],
-                    moves=tuple(m[0] for m in moves),
+                    moves=tuple(moves[row[0]]),
                     resigned=row[3],
                     finished=bool(row[4]),
                     created=datetime.fromisoformat(row[5]),
                     updated=datetime.fromisoformat(row[6]),
                 )
-            )
-        return games
-
-    def _read(self, sql: str, args: tuple[object, ...]) -> list[tuple[Any, ...]]:
-        try:
-            return list(self._db.execute(sql, args).fetchall())
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot read {self.path}: {error}") from None
+                for row in rows
+            ]
 
     def integrity(self) -> str:
-        """``PRAGMA integrity_check``: ``ok`` for a sound file."""
-        return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
+        """``PRAGMA integrity_check``: ``ok`` for a sound file, else its first finding."""
+        try:
+            return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
+        except sqlite3.Error as error:
+            raise self._failure("check", error) from None
 
     def close(self) -> None:
         self._db.close()
 
+    def __enter__(self) -> SqliteStore:
+        return self
 
-def _private_directory(directory: Path) -> None:
-    """The store's directory: made 0700; an existing one open to others is tightened
-    when it is ours, refused otherwise."""
-    try:
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = directory.stat()
-    except OSError as error:
-        raise StoreError(f"cannot make the directory {directory}: {error.strerror}") from None
-    if not stat.S_ISDIR(info.st_mode):
-        raise StoreError(f"{directory} is not a directory")
-    if info.st_mode & 0o077:
-        if info.st_uid != os.getuid():
-            raise StoreError(f"{directory} is open to other users and not ours: choose another")
-        os.chmod(directory, 0o700)
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _close_challenge(db: sqlite3.Connection, challenge_id: int, now: str) -> bool:
+    """Close a pending challenge inside the caller's transaction; False if it was not."""
+    cursor = db.execute(
+        "UPDATE challenges SET closed = ? WHERE id = ? AND closed IS NULL", (now, challenge_id)
+    )
+    return cursor.rowcount == 1
+
+
+def _append(db: sqlite3.Connection, game_id: int, ply: int, square: int, now: str) -> None:
+    """Insert one move inside the caller's (immediate) transaction, so the ply read here
+    is still the next one when the row goes in."""
+    if not 0 <= square <= 63:
+        raise StoreError(f"square {square} is not on the board (0-63)")
+    if ply < 0:
+        raise StoreError(f"ply {ply} is negative")
+    row: Any = db.execute(
+        "SELECT finished, (SELECT coalesce(max(ply) + 1, 0) FROM moves WHERE game = ?)"
+        " FROM games WHERE id = ?",
+        (game_id, game_id),
+    ).fetchone()
+    if row is None:
+        raise StoreError(f"there is no game {game_id}")
+    finished, expected = row
+    if finished:
+        raise StoreError(f"game {game_id} is finished")
+    if ply < expected:
+        raise StaleMove(f"game {game_id} already has a move at ply {ply}")
+    if ply > expected:
+        raise StoreError(f"game {game_id} has {expected} moves: a move at ply {ply} skips")
+    db.execute(
+        "INSERT INTO moves (game, ply, square, played) VALUES (?, ?, ?, ?)",
+        (game_id, ply, square, now),
+    )
+    db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
+
+
+def _roll_back(db: sqlite3.Connection) -> None:
+    """End a failed transaction (SQLite may have rolled it back already)."""
+    if db.in_transaction:
+        db.execute("ROLLBACK")
+
+
+def _is_damage(error: sqlite3.Error) -> bool:
+    return getattr(error, "sqlite_errorcode", None) in _DAMAGED_CODES
 
 
 def _check_header(path: Path) -> None:
-    """A file that is there but is not SQLite (text, a truncated file) is damaged."""
+    """``_Damaged`` for a file that cannot be an SQLite database: empty, short or foreign."""
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(len(_SQLITE_HEADER))
+        with path.open("rb") as file:
+            head = file.read(100)
     except FileNotFoundError:
         return
     except OSError as error:
-        raise StoreError(f"cannot read {path}: {error.strerror}") from None
-    if head and head != _SQLITE_HEADER:
-        raise _Damaged("it is not an SQLite database")
+        raise StoreError(f"the game store {path} cannot be read ({error.strerror})") from None
     if not head:
-        raise _Damaged("it is empty")
+        raise _Damaged("the file is empty")
+    if not head.startswith(_SQLITE_HEADER):
+        raise _Damaged("it is not an SQLite database")
+    if len(head) < 100:
+        raise _Damaged("it is truncated")
+
+
+def _create_private(path: Path) -> None:
+    """Create the empty file readable by its owner only (SQLite's files follow its mode)."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, FILE_MODE))
+    except FileExistsError:
+        pass
+    except OSError as error:
+        raise StoreError(f"the game store {path} cannot be created ({error.strerror})") from None
