@@ -44,6 +44,7 @@ STORAGE = [
     "reversi_tui.records.atomic",
     "reversi_tui.records.autosave",
     "reversi_tui.records.database",
+    "reversi_tui.records.sqlite_file",
 ]
 RULES.update({part: [*FRONT_ENDS, *STORAGE] for part in FORMATS})
 #: Online play: no UI and no front end; the protocol is pure (bytes in, values out).

@@ -21,12 +21,13 @@ user_version``, with the missing migrations run on open in one transaction. A
 file that is not SQLite, is damaged or belongs to another program is set aside
 (renamed, never deleted) and a new store started, with a line in ``problems``; a
 file from a newer release, or the player's records database, is refused and left
-as it is.
+as it is. That opening plumbing is ``records.sqlite_file.SqliteFile``'s, shared
+with the records database; this module adds the schema, the directory and file
+modes, and the reads and writes.
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 import sqlite3
 import stat
@@ -38,9 +39,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Protocol
 
-from reversi_tui.records.atomic import set_aside
 from reversi_tui.records.database import APPLICATION_ID as RECORDS_APPLICATION_ID
 from reversi_tui.records.paths import StorageError, ensure_private_dir
+from reversi_tui.records.sqlite_file import SqliteFile, roll_back
 
 __all__ = [
     "APPLICATION_ID",
@@ -56,14 +57,8 @@ __all__ = [
 
 #: ``PRAGMA application_id`` of the server's files ("RvOn"); the records database is "Rvrs".
 APPLICATION_ID: Final = 0x52764F6E
-#: Milliseconds a writer waits for another one before giving up.
-BUSY_TIMEOUT_MS: Final = 5000
-#: The file and its directory are the server's alone.
+#: The file is the server's alone (its directory too: see ``_private_directory``).
 FILE_MODE: Final = 0o600
-DIRECTORY_MODE: Final = 0o700
-_SQLITE_HEADER = b"SQLite format 3\x00"
-#: SQLite's result codes for a file that is not a database or is damaged.
-_DAMAGED_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 
 
 class StoreError(Exception):
@@ -186,11 +181,7 @@ MIGRATIONS: Final[list[Callable[[sqlite3.Connection], None]]] = [_create_v1]
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
 
-class _Damaged(Exception):
-    """The file is not a usable store of ours: set it aside (internal)."""
-
-
-class SqliteStore:
+class SqliteStore(SqliteFile):
     """``Store`` on one SQLite file, opened (created, migrated, repaired) at once.
 
     Raises ``StoreError`` when it cannot be used: a directory somebody else opened
@@ -198,15 +189,33 @@ class SqliteStore:
     refuses.
     """
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        #: What was wrong with the file or its directory and what was done, one line each.
-        self.problems: list[str] = []
-        self._private_directory()
-        with self._opening_lock():
-            self._db = self._open()
+    APPLICATION_ID = APPLICATION_ID
+    MIGRATIONS = tuple(MIGRATIONS)
+    WHAT = "the game store"
+    FRESH = "a new store"
+    Error = StoreError
 
-    # Opening --------------------------------------------------------------------------
+    # Opening (the rest is SqliteFile's) ----------------------------------------------
+    def _before_opening(self) -> None:
+        self._private_directory()
+
+    def _lock_failed(self, lock_path: Path, error: OSError) -> bool:
+        return False  # the server must not open its store unlocked
+
+    def _configure(self, db: sqlite3.Connection) -> None:
+        db.execute("PRAGMA foreign_keys = ON")
+
+    def _foreign(self, app_id: int) -> None:
+        """The player's records database given by mistake: refused, left as it is."""
+        if app_id == RECORDS_APPLICATION_ID:
+            raise StoreError(
+                f"{self.path} is the reversi records database, not a game store: "
+                "it is left as it is; give the server another file"
+            )
+
+    def _checked(self, db: sqlite3.Connection) -> None:
+        self._private_file()
+
     def _private_directory(self) -> None:
         """The store's directory: made 0700 if missing; one open to others is refused."""
         directory = self.path.parent
@@ -227,83 +236,6 @@ class SqliteStore:
             "private directory (mode 700), for example with --db DIR/online.sqlite3"
         )
 
-    @contextmanager
-    def _opening_lock(self) -> Iterator[None]:
-        """Holds ``<store>.lock`` while the file is checked, set aside or migrated, so two
-        servers starting at once never take the other's new file for damaged."""
-        lock_path = self.path.with_name(self.path.name + ".lock")
-        try:
-            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
-        except OSError as error:
-            raise StoreError(f"cannot create {lock_path} ({error.strerror})") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)
-
-    def _open(self) -> sqlite3.Connection:
-        try:
-            return self._connect()
-        except _Damaged as damage:
-            self._set_aside(str(damage))
-        try:
-            return self._connect()
-        except _Damaged as damage:
-            raise StoreError(f"the game store {self.path} cannot be made: {damage}") from None
-
-    def _connect(self) -> sqlite3.Connection:
-        """The connection to a checked, migrated store; ``_Damaged`` when the file is bad."""
-        _check_header(self.path)
-        if not self.path.exists():
-            _create_private(self.path)
-        try:
-            db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
-        except sqlite3.Error as error:
-            raise self._failure("open", error) from None
-        try:
-            db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            self._check_identity(db)
-            self._private_file()
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = FULL")
-            db.execute("PRAGMA foreign_keys = ON")
-            self._migrate(db)
-        except BaseException as error:
-            db.close()
-            if isinstance(error, sqlite3.Error) and _is_damage(error):
-                raise _Damaged(str(error)) from None
-            if isinstance(error, sqlite3.Error):
-                raise self._failure("open", error) from None
-            raise
-        return db
-
-    def _check_identity(self, db: sqlite3.Connection) -> None:
-        """Ours, not newer than this release and sound; or empty. Reads only."""
-        app_id = db.execute("PRAGMA application_id").fetchone()[0]
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        objects = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        if app_id == 0 and version == 0 and objects == 0:
-            return  # a new, empty database
-        if app_id == RECORDS_APPLICATION_ID:
-            raise StoreError(
-                f"{self.path} is the reversi records database, not a game store: "
-                "it is left as it is; give the server another file"
-            )
-        if app_id != APPLICATION_ID or version == 0:
-            raise _Damaged("it is not a reversi game store")
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"the game store {self.path} is from a newer version of reversi (schema "
-                f"{version}; this one knows up to {SCHEMA_VERSION}): it is left as it is; "
-                "use the newer reversi, or give the server another file"
-            )
-        check = [str(row[0]) for row in db.execute("PRAGMA quick_check")]
-        if check != ["ok"]:
-            lines = [line for text in check for line in text.splitlines()]
-            found = [line for line in lines if not line.startswith("***")] or lines
-            raise _Damaged(f"it is damaged: {found[0]}")
-
     def _private_file(self) -> None:
         """The file (and SQLite's files beside it) readable by their owner only."""
         for path in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
@@ -316,45 +248,6 @@ class SqliteStore:
             except OSError as error:
                 raise StoreError(f"cannot make {path} private ({error.strerror})") from None
 
-    def _migrate(self, db: sqlite3.Connection) -> None:
-        """Runs the missing migrations in one transaction (another process may have run them)."""
-        if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
-            return
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreError(f"the game store {self.path} was upgraded meanwhile")
-            for migration in MIGRATIONS[version:]:
-                migration(db)
-            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            db.execute("COMMIT")
-        except BaseException:
-            _roll_back(db)
-            raise
-
-    def _set_aside(self, reason: str) -> None:
-        """Rename the unusable file (and its WAL files, to match) out of the way."""
-        try:
-            aside = set_aside(self.path)
-            for suffix in ("-wal", "-shm"):
-                extra = Path(f"{self.path}{suffix}")
-                if extra.exists():
-                    os.replace(extra, f"{aside}{suffix}")
-        except (StorageError, OSError) as error:
-            raise StoreError(
-                f"the game store {self.path} is not usable ({reason}) and cannot be set "
-                f"aside: {error}"
-            ) from None
-        self.problems.append(
-            f"The game store {self.path} was not usable ({reason}): it was kept as "
-            f"{aside.name} and a new store started."
-        )
-
-    def _failure(self, doing: str, error: sqlite3.Error) -> StoreError:
-        return StoreError(f"cannot {doing} the game store {self.path} ({error})")
-
     # Writes ---------------------------------------------------------------------------
     @contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
@@ -366,7 +259,7 @@ class SqliteStore:
                 yield db
                 db.execute("COMMIT")
             except BaseException:
-                _roll_back(db)
+                roll_back(db)
                 raise
         except sqlite3.Error as error:
             raise self._failure("write", error) from None
@@ -443,7 +336,7 @@ class SqliteStore:
             try:
                 yield db
             finally:
-                _roll_back(db)
+                roll_back(db)
         except sqlite3.Error as error:
             raise self._failure("read", error) from None
         except ValueError as error:  # a time that does not parse: the row was tampered with
@@ -501,9 +394,6 @@ class SqliteStore:
         except sqlite3.Error as error:
             raise self._failure("check", error) from None
 
-    def close(self) -> None:
-        self._db.close()
-
     def __enter__(self) -> SqliteStore:
         return self
 
@@ -554,40 +444,3 @@ def _append(db: sqlite3.Connection, game_id: int, ply: int, square: int, now: st
         (game_id, ply, square, now),
     )
     db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
-
-
-def _roll_back(db: sqlite3.Connection) -> None:
-    """End a failed transaction (SQLite may have rolled it back already)."""
-    if db.in_transaction:
-        db.execute("ROLLBACK")
-
-
-def _is_damage(error: sqlite3.Error) -> bool:
-    return getattr(error, "sqlite_errorcode", None) in _DAMAGED_CODES
-
-
-def _check_header(path: Path) -> None:
-    """``_Damaged`` for a file that cannot be an SQLite database: empty, short or foreign."""
-    try:
-        with path.open("rb") as file:
-            head = file.read(100)
-    except FileNotFoundError:
-        return
-    except OSError as error:
-        raise StoreError(f"the game store {path} cannot be read ({error.strerror})") from None
-    if not head:
-        raise _Damaged("the file is empty")
-    if not head.startswith(_SQLITE_HEADER):
-        raise _Damaged("it is not an SQLite database")
-    if len(head) < 100:
-        raise _Damaged("it is truncated")
-
-
-def _create_private(path: Path) -> None:
-    """Create the empty file readable by its owner only (SQLite's files follow its mode)."""
-    try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, FILE_MODE))
-    except FileExistsError:
-        pass
-    except OSError as error:
-        raise StoreError(f"the game store {path} cannot be created ({error.strerror})") from None

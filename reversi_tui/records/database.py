@@ -21,16 +21,13 @@ and a busy timeout, so several ``reversi`` processes can record games at once.
 
 from __future__ import annotations
 
-import fcntl
-import os
 import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, ClassVar
 
 from reversi_tui.engine import (
     PASS,
@@ -42,8 +39,7 @@ from reversi_tui.engine import (
 )
 from reversi_tui.match.record import GameRecord, RecordError, Result, Termination
 from reversi_tui.match.settings import PlayerKind, PlayerSpec, handicap_of
-from reversi_tui.records.atomic import set_aside
-from reversi_tui.records.paths import StorageError
+from reversi_tui.records.sqlite_file import Migration, SqliteFile, roll_back
 
 __all__ = [
     "APPLICATION_ID",
@@ -57,19 +53,10 @@ __all__ = [
 
 #: ``PRAGMA application_id`` of our files ("Rvrs"): another program's SQLite file is not ours.
 APPLICATION_ID = 0x52767273
-#: Milliseconds a writer waits for another one before giving up.
-BUSY_TIMEOUT_MS = 5000
-SQLITE_HEADER = b"SQLite format 3\x00"
-#: SQLite's result codes for a file that is not a database or is damaged.
-DAMAGED_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 
 
 class DatabaseError(Exception):
     """The records database cannot be used: ``str()`` is one sentence for the player."""
-
-
-class _Damaged(Exception):
-    """The file is not a usable records database of ours: set it aside (internal)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +224,7 @@ def _spec_of(row: sqlite3.Row, colour: str) -> PlayerSpec:
 
 
 # The database ---------------------------------------------------------------------------
-class RecordsDatabase:
+class RecordsDatabase(SqliteFile):
     """The records database at ``path``, opened (created, migrated, repaired) at once.
 
     Raises ``DatabaseError`` when it cannot be used: a newer release's file, a
@@ -245,130 +232,23 @@ class RecordsDatabase:
     not created here (``ensure_private_dir`` is the caller's first step).
     """
 
+    APPLICATION_ID = APPLICATION_ID
+    MIGRATIONS: ClassVar[Sequence[Migration]] = ()  # read through _schema
+    WHAT = "the records database"
+    FRESH = "new records"
+    Error = DatabaseError
+
     def __init__(self, path: Path) -> None:
-        self.path = path
-        #: What was wrong with the file and what was done about it, one sentence each.
-        self.problems: list[str] = []
         self._skipped: set[int] = set()
-        with self._opening_lock():
-            self._db = self._open()
+        super().__init__(path)
 
-    # Opening --------------------------------------------------------------------------
-    @contextmanager
-    def _opening_lock(self) -> Iterator[None]:
-        """Holds ``<database>.lock`` while the file is checked, set aside or migrated.
+    def _configure(self, db: sqlite3.Connection) -> None:
+        db.row_factory = sqlite3.Row
 
-        So a second process never takes a database being created for damaged, or
-        sets aside the fresh file another one just made. Without a writable
-        directory there is no lock, and nothing to create either.
-        """
-        lock_path = self.path.with_name(self.path.name + ".lock")
-        try:
-            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        except OSError:
-            yield
-            return
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)
+    def _schema(self) -> Sequence[Migration]:
+        return MIGRATIONS  # the module's, so that tests can add a version
 
-    def _open(self) -> sqlite3.Connection:
-        try:
-            return self._connect()
-        except _Damaged as damage:
-            self._set_aside(str(damage))
-        try:
-            return self._connect()
-        except _Damaged as damage:
-            raise DatabaseError(
-                f"the records database {self.path} cannot be made: {damage}"
-            ) from None
-
-    def _connect(self) -> sqlite3.Connection:
-        """The connection to a checked, migrated database; ``_Damaged`` when the file is bad."""
-        _check_header(self.path)
-        if not self.path.exists():
-            _create_private(self.path)
-        try:
-            db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
-        except sqlite3.Error as error:
-            raise self._failure(error) from None
-        try:
-            db.row_factory = sqlite3.Row
-            db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            self._check_identity(db)
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = FULL")
-            self._migrate(db)
-        except BaseException as error:
-            db.close()
-            if isinstance(error, sqlite3.Error) and _is_damage(error):
-                raise _Damaged(str(error)) from None
-            if isinstance(error, sqlite3.Error):
-                raise self._failure(error) from None
-            raise
-        return db
-
-    def _check_identity(self, db: sqlite3.Connection) -> None:
-        """Ours, not newer than this release and sound; or empty. Reads only."""
-        app_id = db.execute("PRAGMA application_id").fetchone()[0]
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        objects = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        if app_id == 0 and version == 0 and objects == 0:
-            return  # a new, empty database
-        if app_id != APPLICATION_ID or version == 0:
-            raise _Damaged("it is not a reversi records database")
-        if version > schema_version():
-            raise DatabaseError(
-                f"the records database {self.path} is from a newer version of reversi "
-                f"(schema {version}; this one knows up to {schema_version()}): it is left as "
-                "it is; use the newer reversi, or move the file away to start new records"
-            )
-        check = [row[0] for row in db.execute("PRAGMA quick_check")]
-        if check != ["ok"]:
-            lines = [line for text in check for line in str(text).splitlines()]
-            found = [line for line in lines if not line.startswith("***")] or lines
-            raise _Damaged(f"it is damaged: {found[0]}")
-
-    def _migrate(self, db: sqlite3.Connection) -> None:
-        """Runs the missing migrations in one transaction (another process may have run them)."""
-        if db.execute("PRAGMA user_version").fetchone()[0] == schema_version():
-            return
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version > schema_version():
-                raise DatabaseError(f"the records database {self.path} was upgraded meanwhile")
-            for migration in MIGRATIONS[version:]:
-                migration(db)
-            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            db.execute(f"PRAGMA user_version = {schema_version()}")
-            db.execute("COMMIT")
-        except BaseException:
-            _roll_back(db)
-            raise
-
-    def _set_aside(self, reason: str) -> None:
-        """Rename the damaged file (and its WAL files, to match) out of the way."""
-        try:
-            aside = set_aside(self.path)
-            for suffix in ("-wal", "-shm"):
-                extra = Path(f"{self.path}{suffix}")
-                if extra.exists():
-                    os.replace(extra, f"{aside}{suffix}")
-        except (StorageError, OSError) as error:
-            raise DatabaseError(
-                f"the records database {self.path} is damaged ({reason}) and cannot be set "
-                f"aside: {error}"
-            ) from None
-        self.problems.append(
-            f"The records database was not usable ({reason}): it was kept as {aside.name} "
-            "and new records started."
-        )
-
-    def _failure(self, error: sqlite3.Error) -> DatabaseError:
+    def _failed(self, error: sqlite3.Error) -> DatabaseError:
         return DatabaseError(f"the records database {self.path} cannot be used ({error})")
 
     # Reading and writing ------------------------------------------------------------------
@@ -381,10 +261,10 @@ class RecordsDatabase:
                 cursor = self._db.execute(_INSERT, row)
                 self._db.execute("COMMIT")
             except BaseException:
-                _roll_back(self._db)
+                roll_back(self._db)
                 raise
         except sqlite3.Error as error:
-            raise self._failure(error) from None
+            raise self._failed(error) from None
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
@@ -416,7 +296,7 @@ class RecordsDatabase:
         try:
             return int(self._db.execute("SELECT count(*) FROM games").fetchone()[0])
         except sqlite3.Error as error:
-            raise self._failure(error) from None
+            raise self._failed(error) from None
 
     def _games(self, clause: str, params: tuple[Any, ...]) -> Iterator[StoredGame]:
         """The rows' games; a row that does not replay is skipped, with one problem each."""
@@ -436,7 +316,7 @@ class RecordsDatabase:
             while batch := cursor.fetchmany(200):
                 yield from batch
         except sqlite3.Error as error:
-            raise self._failure(error) from None
+            raise self._failed(error) from None
 
     def close(self) -> None:
         self._db.close()
@@ -451,44 +331,3 @@ class RecordsDatabase:
         traceback: TracebackType | None,
     ) -> None:
         self.close()
-
-
-def _roll_back(db: sqlite3.Connection) -> None:
-    """End a failed transaction (SQLite may have rolled it back already)."""
-    if db.in_transaction:
-        db.execute("ROLLBACK")
-
-
-def _is_damage(error: sqlite3.Error) -> bool:
-    return getattr(error, "sqlite_errorcode", None) in DAMAGED_CODES
-
-
-def _check_header(path: Path) -> None:
-    """``_Damaged`` for a file that cannot be an SQLite database: empty, short or foreign."""
-    try:
-        with path.open("rb") as file:
-            head = file.read(100)
-    except FileNotFoundError:
-        return
-    except OSError as error:
-        raise DatabaseError(
-            f"the records database {path} cannot be read ({error.strerror})"
-        ) from None
-    if not head:
-        raise _Damaged("the file is empty")
-    if not head.startswith(SQLITE_HEADER):
-        raise _Damaged("it is not an SQLite database")
-    if len(head) < 100:
-        raise _Damaged("it is truncated")
-
-
-def _create_private(path: Path) -> None:
-    """Create the empty database file readable by its owner only (SQLite's files follow)."""
-    try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600))
-    except FileExistsError:
-        pass
-    except OSError as error:
-        raise DatabaseError(
-            f"the records database {path} cannot be created ({error.strerror})"
-        ) from None
