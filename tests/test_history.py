@@ -4,12 +4,16 @@ database is no games (and nothing is created); bad options and bad files are one
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import stat
 import sys
+import tempfile
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
+from typing import NoReturn
 
 import pytest
 
@@ -256,3 +260,57 @@ def test_export_somewhere_unwritable_is_one_line_and_status_1(
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith("reversi history: the games were not exported:") and err.count("\n") == 1
+
+
+def test_export_to_a_fifo_is_refused_and_leaves_it(
+    tmp_path: Path, capsys: Captured, fake_pgn: Seen
+) -> None:
+    recorded(tmp_path)
+    fifo = tmp_path / "games.pgn"
+    os.mkfifo(fifo)
+    assert history(tmp_path, "--export", str(fifo)) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"reversi history: the games were not exported: {fifo} is a FIFO (named pipe), "
+        "not a regular file\n"
+    )
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+@pytest.mark.skipif(
+    not (os.path.exists("/dev/full") and stat.S_ISCHR(os.stat("/dev/full").st_mode)),
+    reason="no /dev/full character device here",
+)
+def test_export_to_dev_full_is_refused_and_it_stays_a_device(
+    tmp_path: Path, capsys: Captured, fake_pgn: Seen, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Were it not refused, no temporary file is made and nothing replaces the device."""
+    recorded(tmp_path)
+
+    def never(*args: object, **kwargs: object) -> NoReturn:
+        raise AssertionError("a write to /dev/full was attempted")
+
+    monkeypatch.setattr(tempfile, "mkstemp", never)
+    monkeypatch.setattr(os, "replace", never)
+    assert history(tmp_path, "--export", "/dev/full") == 1
+    monkeypatch.undo()
+    err = capsys.readouterr().err
+    assert err == (
+        "reversi history: the games were not exported: /dev/full is a character device, "
+        "not a regular file\n"
+    )
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+
+
+def test_export_through_a_symbolic_link_writes_the_file_it_names(
+    tmp_path: Path, capsys: Captured, fake_pgn: Seen
+) -> None:
+    records = recorded(tmp_path)
+    real = tmp_path / "real.pgn"
+    real.write_text("the old file\n")
+    link = tmp_path / "games.pgn"
+    link.symlink_to(real)
+    assert history(tmp_path, "--export", str(link)) == 0
+    assert capsys.readouterr().out == f"Exported 3 games to {link}.\n"
+    assert link.is_symlink() and real.read_text().count("[Black") == len(records)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,7 @@ __all__ = [
     "Places",
     "StorageError",
     "ensure_private_dir",
+    "file_kind",
     "storage_error",
 ]
 
@@ -64,6 +66,21 @@ def storage_error(error: OSError, path: Path, doing: str = "write") -> StorageEr
     else:
         message = None
     return StorageError(message or f"cannot {doing} {path} ({reason})", error=error)
+
+
+def file_kind(mode: int) -> str:
+    """What a file of ``mode`` (``st_mode``) is, in words: ``a directory``, ``a FIFO (named
+    pipe)``, ``a character device``... for saying why it is not taken for a regular file."""
+    kinds = (
+        (stat.S_ISREG, "a regular file"),
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((name for test, name in kinds if test(mode)), "a special file")
 
 
 @dataclass(frozen=True)

@@ -255,3 +255,83 @@ def test_setting_aside_a_file_that_is_gone_is_a_storage_error(tmp_path: Path) ->
         set_aside(tmp_path / "gone.json")
     assert isinstance(caught.value.error, FileNotFoundError)
     assert list(tmp_path.iterdir()) == []
+
+
+# What is at the path: a regular file is replaced; a symbolic link is written through;
+# anything else (a FIFO, a device, a directory) is refused and left as it is.
+
+
+def test_a_fifo_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
+    target = tmp_path / "games.pgn"
+    os.mkfifo(target)
+    with pytest.raises(StorageError) as caught:
+        atomic_write(target, NEW)
+    assert str(caught.value) == f"{target} is a FIFO (named pipe), not a regular file"
+    assert stat.S_ISFIFO(os.lstat(target).st_mode)
+    assert leftovers(tmp_path) == []
+
+
+def test_a_directory_is_refused_by_its_own_name(tmp_path: Path) -> None:
+    target = tmp_path / "games.pgn"
+    target.mkdir()
+    with pytest.raises(StorageError) as caught:
+        atomic_write(target, NEW)
+    assert str(caught.value) == f"{target} is a directory, not a regular file"
+    assert target.is_dir() and leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("hops", [1, 2])
+def test_a_symbolic_link_is_written_through_and_kept(tmp_path: Path, hops: int) -> None:
+    """The file it names gets the new contents (written beside it); the link stays a link."""
+    (tmp_path / "real").mkdir()
+    real = tmp_path / "real" / "games.pgn"
+    real.write_bytes(OLD)
+    link = tmp_path / "games.pgn"
+    link.symlink_to(Path("real") / "games.pgn")  # relative, as ln -s makes them
+    for hop in range(1, hops):
+        link = tmp_path / f"hop{hop}.pgn"
+        link.symlink_to(tmp_path / ("games.pgn" if hop == 1 else f"hop{hop - 1}.pgn"))
+    atomic_write(link, NEW)
+    assert link.is_symlink() and os.path.realpath(link) == str(real)
+    assert real.read_text(encoding="utf-8") == NEW
+    assert leftovers(tmp_path) == [] and leftovers(real.parent) == []
+
+
+def test_a_dangling_link_makes_the_file_it_names(tmp_path: Path) -> None:
+    link = tmp_path / "games.pgn"
+    link.symlink_to(tmp_path / "new.pgn")
+    atomic_write(link, NEW)
+    assert link.is_symlink() and (tmp_path / "new.pgn").read_text(encoding="utf-8") == NEW
+
+
+def test_a_link_that_dangles_into_a_missing_directory_is_a_storage_error(tmp_path: Path) -> None:
+    link = tmp_path / "games.pgn"
+    link.symlink_to(tmp_path / "gone" / "games.pgn")
+    with pytest.raises(StorageError) as caught:
+        atomic_write(link, NEW)
+    assert str(caught.value).startswith(f"{tmp_path / 'gone'} does not exist")
+    assert link.is_symlink() and sorted(p.name for p in tmp_path.iterdir()) == ["games.pgn"]
+
+
+def test_a_link_to_a_fifo_is_refused_and_both_are_kept(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    link = tmp_path / "games.pgn"
+    link.symlink_to(fifo)
+    with pytest.raises(StorageError) as caught:
+        atomic_write(link, NEW)
+    assert str(caught.value) == f"{link} links to {fifo}, a FIFO (named pipe), not a regular file"
+    assert link.is_symlink() and stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert leftovers(tmp_path) == []
+
+
+def test_a_link_in_a_loop_is_refused(tmp_path: Path) -> None:
+    link = tmp_path / "games.pgn"
+    link.symlink_to(tmp_path / "other.pgn")
+    (tmp_path / "other.pgn").symlink_to(link)
+    with pytest.raises(StorageError) as caught:
+        atomic_write(link, NEW)
+    message = str(caught.value)
+    assert message.startswith(f"{link} is a symbolic link that cannot be followed (")
+    assert "\n" not in message
+    assert link.is_symlink() and (tmp_path / "other.pgn").is_symlink()
