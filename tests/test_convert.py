@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -63,3 +66,24 @@ def test_a_bad_file_is_one_line_and_status_1(
     assert status == 1 and out == ""
     [line] = err.strip().splitlines()
     assert words in line and "Traceback" not in err
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    """Opening a FIFO to read waits for a writer: the command must not open it. In a
+    child with a deadline, so that a regression fails instead of hanging the run."""
+    fifo = tmp_path / "game.pgn"
+    os.mkfifo(fifo)
+    done = subprocess.run(
+        [sys.executable, "-m", "reversi_tui", "convert", str(fifo), "--to", "moves"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == f"reversi convert: {fifo} is a FIFO (named pipe), not a game file\n"
+
+
+def test_a_directory_is_said_to_be_one(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    status, out, err = convert(capsys, str(tmp_path), "--to", "moves")
+    assert (status, out) == (1, "")
+    assert err == f"reversi convert: {tmp_path} is a directory, not a game file\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -83,3 +84,13 @@ def test_load_plays_on_from_a_pgn_file(tmp_path: Path) -> None:
 def test_new_and_resume_are_ignored_in_line_mode() -> None:
     done = plain("--new")
     assert "--new is ignored in line mode" in done.stderr
+
+
+def test_load_refuses_a_fifo_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    """Opening a FIFO to read waits for a writer; ``plain`` has a deadline, so a
+    regression fails instead of hanging the run."""
+    fifo = tmp_path / "game.pgn"
+    os.mkfifo(fifo)
+    done = plain("--load", str(fifo))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"reversi: {fifo} is a FIFO (named pipe), not a game file\n"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,6 +12,7 @@ from contextlib import contextmanager
 from reversi_tui.engine import Color, Game, parse_position
 from reversi_tui.engine.notation import NotationError, parse_move_list
 from reversi_tui.match import MatchSettings, PlayerSpec
+from reversi_tui.records.paths import file_kind
 from reversi_tui.records.settings_file import StoredSettings
 from reversi_tui.terminal import is_terminal, terminal_problem, use_ascii, warn
 
@@ -63,13 +65,16 @@ def start_game(args: argparse.Namespace) -> Game | None:
 
 
 def read_game_file(name: str) -> str:
-    """A game file's text (``-`` is standard input), bounded, decoded tolerantly."""
+    """A game file's text (``-`` is standard input), bounded, decoded tolerantly.
+
+    Only a regular file is read: a FIFO, a device or a directory is refused without
+    being opened (opening a FIFO to read waits for a writer, for ever).
+    """
     try:
         if name == "-":
             data = sys.stdin.buffer.read(MOST_GAME_FILE_BYTES + 1)
         else:
-            with open(name, "rb") as file:
-                data = file.read(MOST_GAME_FILE_BYTES + 1)
+            data = _read_regular_file(name, MOST_GAME_FILE_BYTES + 1)
     except OSError as error:
         raise StartError(f"cannot read {name}: {error.strerror}") from None
     if len(data) > MOST_GAME_FILE_BYTES:
@@ -80,6 +85,22 @@ def read_game_file(name: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return data.decode("latin-1")
+
+
+def _read_regular_file(name: str, most: int) -> bytes:
+    """The first ``most`` bytes of the regular file ``name``; StartError for anything else.
+
+    Opened without blocking, and looked at again once open, in case it was swapped
+    for a FIFO in between.
+    """
+    mode = os.stat(name).st_mode
+    if stat.S_ISREG(mode):
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+        with open(os.open(name, flags), "rb") as file:
+            mode = os.fstat(file.fileno()).st_mode
+            if stat.S_ISREG(mode):
+                return file.read(most)
+    raise StartError(f"{name} is {file_kind(mode)}, not a game file")
 
 
 def run_plain(args: argparse.Namespace) -> int:
