@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import subprocess
@@ -87,3 +88,34 @@ def test_a_directory_is_said_to_be_one(capsys: pytest.CaptureFixture[str], tmp_p
     status, out, err = convert(capsys, str(tmp_path), "--to", "moves")
     assert (status, out) == (1, "")
     assert err == f"reversi convert: {tmp_path} is a directory, not a game file\n"
+
+
+GAME = '[Event "e"]\r\n[Black "Zoë"]\r\n[White "b"]\r\n\r\n1. f5 d6 2. c3 d3 *\r\n'
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        codecs.BOM_UTF16_LE + GAME.encode("utf-16-le"),
+        codecs.BOM_UTF16_BE + GAME.encode("utf-16-be"),
+        codecs.BOM_UTF8 + GAME.encode("utf-8"),
+    ],
+    ids=["utf-16-le", "utf-16-be", "utf-8-bom"],
+)
+def test_a_file_with_a_byte_order_mark_is_read_as_its_encoding(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, data: bytes
+) -> None:
+    """As Windows tools write them: UTF-16 with its BOM is text, not binary data."""
+    path = tmp_path / "game.pgn"
+    path.write_bytes(data)
+    assert convert(capsys, str(path), "--to", "moves") == (0, "f5d6c3d3\n", "")
+    status, out, _ = convert(capsys, str(path), "--to", "pgn")
+    assert status == 0 and '[Black "Zoë"]' in out
+
+
+def test_damaged_utf16_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "game.pgn"
+    path.write_bytes(codecs.BOM_UTF16_LE + GAME.encode("utf-16-le")[:-1])
+    status, out, err = convert(capsys, str(path), "--to", "moves")
+    assert (status, out) == (1, "")
+    assert err == f"reversi convert: {path} is not a game file (its UTF-16 text is damaged)\n"

@@ -65,7 +65,8 @@ def start_game(args: argparse.Namespace) -> Game | None:
 
 
 def read_game_file(name: str) -> str:
-    """A game file's text (``-`` is standard input), bounded, decoded tolerantly.
+    """A game file's text (``-`` is standard input), bounded, decoded tolerantly
+    (UTF-16 with a byte order mark, UTF-8, else Latin-1).
 
     Only a regular file is read: a FIFO, a device or a directory is refused without
     being opened (opening a FIFO to read waits for a writer, for ever).
@@ -79,12 +80,12 @@ def read_game_file(name: str) -> str:
         raise StartError(f"cannot read {name}: {error.strerror}") from None
     if len(data) > MOST_GAME_FILE_BYTES:
         raise StartError(f"{name} is too big for a game file")
-    if b"\0" in data:
-        raise StartError(f"{name} is not a game file (it holds binary data)")
+    from reversi_tui.records.game_text import FormatError, decode_game_text
+
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return decode_game_text(data)
+    except FormatError as error:
+        raise StartError(f"{name} is not a game file ({error})") from None
 
 
 def _read_regular_file(name: str, most: int) -> bytes:

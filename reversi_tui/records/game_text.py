@@ -7,6 +7,7 @@ square, never loaded as a wrong board.
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -35,6 +36,28 @@ class ImportedGame:
     def ours(self) -> bool:
         """Written here: the file says exactly who played (``BlackPlayer``/``WhitePlayer``)."""
         return "BlackPlayer" in self.tags or "WhitePlayer" in self.tags
+
+
+def decode_game_text(data: bytes) -> str:
+    """A game file's bytes as text: UTF-16 with its byte order mark (as Windows tools
+    write it), UTF-8 with or without one, else Latin-1.
+
+    Raises FormatError (the reason, to follow "not a game file") for binary data and
+    for UTF-16 that does not decode.
+    """
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            text = data.decode("utf-16")  # reads the BOM, and drops it
+        except UnicodeDecodeError:
+            raise FormatError("its UTF-16 text is damaged") from None
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+    if "\0" in text:
+        raise FormatError("it holds binary data")
+    return text
 
 
 def replay(start: Position, moves: list[tuple[str, Move]]) -> Game:
