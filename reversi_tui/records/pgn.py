@@ -46,6 +46,7 @@ from reversi_tui.records.game_text import (
 
 _TOKENS = re.compile(
     r"""\[\s*(?P<tag>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\]   # a tag pair
+    | (?P<broken>\[[^\]\n]*\]?)                                            # a tag that is not one
     | \{[^}]*\}                                                          # a comment
     | ;[^\n]*                                                            # a line comment
     | (?P<word>[^\s\[\]{};]+)                                            # anything else
@@ -77,8 +78,12 @@ def _split(text: str) -> list[tuple[dict[str, str], list[str]]]:
     games: list[tuple[dict[str, str], list[str]]] = []
     tags: dict[str, str] = {}
     words: list[str] = []
-    lines = [line for line in text.splitlines() if not line.lstrip().startswith("%")]
-    for token in _TOKENS.finditer("\n".join(lines)):
+    # Escaped lines (``%``) are blanked, not dropped, so that line numbers stay true.
+    lines = ["" if line.lstrip().startswith("%") else line for line in text.splitlines()]
+    body = "\n".join(lines)
+    for token in _TOKENS.finditer(body):
+        if token["broken"] is not None:
+            raise _broken_tag(token["broken"], body.count("\n", 0, token.start()) + 1)
         if token["tag"] is not None:
             if words:  # tags after moves start the next game
                 games.append((tags, words))
@@ -95,6 +100,13 @@ def _split(text: str) -> list[tuple[dict[str, str], list[str]]]:
     if tags or words:
         games.append((tags, words))
     return [(t, w) for t, w in games if w or t]
+
+
+def _broken_tag(written: str, line: int) -> FormatError:
+    """A ``[`` that starts no tag pair: cut short (``[Event "x``), or not ``[Name "value"]``."""
+    shown = written if len(written) <= 40 else written[:39] + "…"
+    problem = f"{shown} is not a tag" if written.endswith("]") else f"unterminated tag {shown}"
+    return FormatError(f'line {line}: {problem} (a tag is written [Name "value"])')
 
 
 def _read(tags: dict[str, str], words: list[str]) -> ImportedGame:

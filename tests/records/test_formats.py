@@ -100,6 +100,23 @@ def test_an_illegal_move_names_its_number_and_square(text: str, words: str) -> N
     assert words in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('[Event "x', 'line 1: unterminated tag [Event "x'),
+        ('[Event "x"', 'line 1: unterminated tag [Event "x"'),
+        ('[Event "e"]\r\n[Black "a\r\n\r\n1. f5 d6 *\r\n', 'line 2: unterminated tag [Black "a'),
+        ('% a comment line\n[Event "e"]\n[Black a]\n\n1. f5 *\n', "line 3: [Black a] is not a tag"),
+    ],
+    ids=["truncated", "no bracket", "later line", "unquoted"],
+)
+def test_a_broken_tag_is_named_with_its_line_not_taken_for_a_move(text: str, words: str) -> None:
+    with pytest.raises(FormatError) as caught:
+        read_game(text)
+    message = str(caught.value)
+    assert message.startswith(words) and "not a move" not in message and "\n" not in message
+
+
 def test_a_result_that_disagrees_with_the_board_is_refused() -> None:
     game = random_game(3)
     outcome = game.outcome()
