@@ -318,6 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
         "the per-host server, and starts one as you when none answers.",
     )
     online.add_argument("--socket", metavar="PATH", help="connect to the server at PATH only")
+    _data_dir_after(online, "keep autosaves, saved games, records and settings in DIR")
 
     serve = commands.add_parser(
         "serve",
@@ -353,8 +354,9 @@ def build_parser() -> argparse.ArgumentParser:
         "history",
         help="the finished games recorded: table, JSON or PGN",
         description="The finished games in the records database, newest first. They are "
-        f"read from the data directory: reversi --data-dir DIR history, or ${DATA_DIR_ENV}.",
+        f"read from the data directory: reversi history --data-dir DIR, or ${DATA_DIR_ENV}.",
     )
+    _data_dir_after(history, "read the records database in DIR")
     history.add_argument(
         "--limit",
         type=_int_range(1, 10000),
@@ -424,6 +426,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench_fuzz.add_argument("--seed", type=int, default=1, help="random seed (default: 1)")
     return parser
+
+
+def _data_dir_after(command: argparse.ArgumentParser, what: str) -> None:
+    """``--data-dir`` after ``command`` too: the same as before it, and it wins over that.
+
+    SUPPRESS: when not given here, the command's parser leaves the top-level value be.
+    """
+    command.add_argument(
+        "--data-dir",
+        default=argparse.SUPPRESS,
+        metavar="DIR",
+        help=f"{what} (the same as reversi --data-dir DIR {command.prog.split()[-1]}; "
+        f"default: the user's data directory, or ${DATA_DIR_ENV})",
+    )
 
 
 #: command -> "module:function"; imported only when the command runs.

@@ -318,3 +318,32 @@ def test_reply_delay_is_an_option_with_a_default() -> None:
 
     assert build_parser().parse_args([]).reply_delay == DEFAULT_REPLY_DELAY
     assert build_parser().parse_args(["--reply-delay", "0"]).reply_delay == 0.0
+
+
+# The data directory, before or after the command ---------------------------------------
+
+
+@pytest.mark.parametrize("command", ["history", "online"])
+@pytest.mark.parametrize(
+    ("before", "after", "meant"),
+    [
+        (None, None, None),
+        ("/top", None, "/top"),
+        (None, "/sub", "/sub"),
+        ("/top", "/sub", "/sub"),
+    ],
+    ids=["neither", "before", "after", "both: the command's wins"],
+)
+def test_data_dir_means_the_same_before_or_after_the_command(
+    command: str, before: str | None, after: str | None, meant: str | None
+) -> None:
+    args = [*(["--data-dir", before] if before else []), command]
+    args += ["--data-dir", after] if after else []
+    assert build_parser().parse_args(args).data_dir == meant
+
+
+@pytest.mark.parametrize("command", ["history", "online"])
+def test_data_dir_is_in_the_help_of_the_commands_that_use_it(command: str) -> None:
+    [sub] = [sub for sub in _parsers(build_parser()) if sub.prog == f"reversi {command}"]
+    [option] = [action for action in sub._actions if "--data-dir" in action.option_strings]
+    assert option.metavar == "DIR" and option.help

@@ -314,3 +314,14 @@ def test_export_through_a_symbolic_link_writes_the_file_it_names(
     assert history(tmp_path, "--export", str(link)) == 0
     assert capsys.readouterr().out == f"Exported 3 games to {link}.\n"
     assert link.is_symlink() and real.read_text().count("[Black") == len(records)
+
+
+def test_data_dir_may_follow_the_command_and_then_wins(tmp_path: Path, capsys: Captured) -> None:
+    recorded(tmp_path)
+    assert main(["history", "--data-dir", str(tmp_path), "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)) == 3
+    elsewhere = tmp_path / "elsewhere"
+    assert main(["--data-dir", str(elsewhere), "history", "--data-dir", str(tmp_path)]) == 0
+    assert "3 games, newest first" in capsys.readouterr().out
+    assert main(["--data-dir", str(tmp_path), "history", "--data-dir", str(elsewhere)]) == 0
+    assert capsys.readouterr().out == NO_GAMES + "\n"
