@@ -28,6 +28,7 @@ from reversi_tui.net.client import Client
 from reversi_tui.net.online import OnlineSession
 from reversi_tui.net.protocol import GameInfo, PlayerInfo
 from reversi_tui.net.remote import GameLink
+from reversi_tui.net.trust import Owner
 from reversi_tui.records.autosave import Resumable, SavedGame
 from reversi_tui.records.database import RecordsDatabase
 from reversi_tui.records.names import player_name
@@ -179,7 +180,8 @@ async def _statistics(pilot: AppPilot) -> None:
 def _online_session() -> OnlineSession:
     """A session as the lobby shows it, filled in by hand: no server is needed."""
     client = Client(lambda _: None, lambda _: None, socket="/run/reversi/reversi.sock")
-    client.user, client.host = "ann", "reversi"
+    client.user, client.server = "ann", "5e1f0c2a9d3b7e64"
+    client.owner = Owner(990, "reversi")
     session = OnlineSession(client)
     session.status = "Connected as ann to the server of reversi at /run/reversi/reversi.sock."
     session.picture.players = [
@@ -216,9 +218,16 @@ async def _online_game(pilot: AppPilot) -> None:
     session = _online_session()
     game = Game.from_moves(None, parse_move_list(MID_GAME))
     state = protocol.state_of(
-        5, "ann", "frank", game, spectators=1, online={"ann": True, "frank": True}
+        5,
+        "ann",
+        "frank",
+        game,
+        origin="5e1f0c2a9d3b7e64:5",
+        started="2026-11-26T09:12:00+00:00",
+        spectators=1,
+        online={"ann": True, "frank": True},
     )
-    link = GameLink(state, "ann", lambda _: False)
+    link = GameLink(state, "ann", lambda _: False, "5e1f0c2a9d3b7e64")
     app = pilot.app
     assert isinstance(app, ReversiApp)
     screen = app.game_screen

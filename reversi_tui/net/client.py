@@ -1,26 +1,32 @@
 """The client side of a connection: hello, pings, messages in, and reconnecting.
 
-``Client.run`` connects (``discovery.connect``), says ``hello``, hands every server
-message to ``on_message`` and news of the connection to ``on_status``, pings a quiet
-connection, and when the link drops (or the server says ``bye``) reconnects with a
-growing backoff, saying hello again: the server's ``welcome`` then lists the user's
+``Client.run`` connects (``discovery.connect``), asks the kernel who runs the server
+(``trust.Owner``: ``SO_PEERCRED`` on the connected socket) and, for a server run by
+another ordinary user, asks ``vet`` before saying anything; then says ``hello``,
+hands every server message to ``on_message`` and news of the connection to
+``on_status``, pings a quiet connection, and when the link drops (or the server says
+``bye``, or gives no ``welcome`` within ``WELCOME_TIMEOUT``) reconnects with a growing
+backoff, saying hello again: the server's ``welcome`` then lists the user's
 unfinished games, so a game goes on where it was. Errors after which a new attempt
 cannot help (``identity_mismatch``, ``version_unsupported``, ``too_many_sessions``)
-end ``run`` with ``ClientStopped``. No UI here: the TUI and the bots drive it.
+and a server the player refused end ``run`` with ``ClientStopped``. No UI here: the
+TUI and the bots drive it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Final
 
 from reversi_tui.net import protocol
 from reversi_tui.net.discovery import Connected, NoServer, connect, describe
 from reversi_tui.net.protocol import (
     IDENTITY_MISMATCH,
-    MAX_LINE,
+    MAX_SERVER_LINE,
     PING_INTERVAL,
     TOO_MANY_SESSIONS,
     VERSION_UNSUPPORTED,
@@ -32,6 +38,7 @@ from reversi_tui.net.protocol import (
     ServerMessage,
     Welcome,
 )
+from reversi_tui.net.trust import Owner, trusted_by_rule
 
 #: Seconds between attempts after a drop: growing, then steady.
 BACKOFF: Final = (0.5, 1.0, 2.0, 4.0, 8.0)
@@ -42,6 +49,11 @@ FATAL: Final = frozenset({IDENTITY_MISMATCH, VERSION_UNSUPPORTED, TOO_MANY_SESSI
 Connector = Callable[[bool], Awaitable[Connected]]
 #: Failed attempts after which a client that did not host the last server starts one.
 HOST_FIRST_ATTEMPTS: Final = 4
+#: Seconds to wait for ``welcome`` after ``hello`` before giving up on a server.
+WELCOME_TIMEOUT: Final = 5.0
+
+#: Decides about a server run by another ordinary user: (owner, address) -> go on?
+Vetter = Callable[[Owner, str], Awaitable[bool]]
 
 
 class ClientStopped(Exception):
@@ -60,20 +72,42 @@ class Client:
         connector: Connector | None = None,
         backoff: Sequence[float] = BACKOFF,
         ping_interval: float = PING_INTERVAL,
+        welcome_timeout: float = WELCOME_TIMEOUT,
+        vet: Vetter | None = None,
+        data_dir: Path | None = None,
     ) -> None:
+        """``vet`` decides about a server run by another ordinary user (None: refuse
+        it); ``data_dir`` is handed to a server this client starts."""
         self.on_message = on_message
         self.on_status = on_status
         self.connector: Connector = connector or (
-            lambda start: connect(socket, limit=MAX_LINE * 2, start_server=start)
+            lambda start: connect(
+                socket, limit=MAX_SERVER_LINE, start_server=start, data_dir=data_dir
+            )
         )
         self.backoff = tuple(backoff)
         self.ping_interval = ping_interval
+        self.welcome_timeout = welcome_timeout
+        self.vet = vet
         self.user: str | None = None
-        self.host: str | None = None
+        #: Who runs the server, from the kernel (never from a message).
+        self.owner: Owner | None = None
+        #: The server's store identity, from ``welcome``.
+        self.server: str | None = None
         self.address: str | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._closing = False
         self._welcomed = asyncio.Event()
+        self._ever_welcomed = False
+
+    @property
+    def stopped(self) -> bool:
+        """``run`` has ended for good (``close``, or a refusal)."""
+        return self._closing
+
+    def restart(self) -> None:
+        """Allow ``run`` again after it stopped."""
+        self._closing = False
 
     @property
     def connected(self) -> bool:
@@ -111,8 +145,10 @@ class Client:
                 wait = self.backoff[min(attempt, len(self.backoff) - 1)]
                 self.on_status(f"No server: {error}. Trying again in {wait:g} s.")
             else:
-                attempt = 0
+                self._ever_welcomed = False
                 wait = await self._session(connected)
+                if self._ever_welcomed:
+                    attempt = 0  # a server that never welcomes backs off like a dead one
             if self._closing:
                 return
             if wait is None:
@@ -125,14 +161,40 @@ class Client:
         """Whether this attempt may start a server when none answers.
 
         A server started by a client keeps its games in its user's data directory.
-        When it dies, its host's client starts the next one at once, so the games go
+        When it dies, its owner's client starts the next one at once, so the games go
         on; the others give it a few attempts first, and only then start their own.
         """
-        host_was_me = self.host is None or self.host == self.user
-        return host_was_me or attempt >= HOST_FIRST_ATTEMPTS
+        owner_was_me = self.owner is None or self.owner.uid == os.getuid()
+        return owner_was_me or attempt >= HOST_FIRST_ATTEMPTS
+
+    async def _vetted(self, connected: Connected) -> Owner:
+        """Who runs the server, and whether to go on: ClientStopped when the player
+        (or, without ``vet``, this client) will not use a server of that user."""
+        sock = connected.writer.get_extra_info("socket")
+        owner = Owner.of(sock)
+        self.owner = owner
+        if trusted_by_rule(owner, connected.address) is not None:
+            return owner
+        if self.vet is not None and await self.vet(owner, connected.address):
+            return owner
+        self._closing = True
+        raise ClientStopped(
+            f"the server at {describe(connected.address)} is run by {owner}, "
+            "and you chose not to use it"
+        )
 
     async def _session(self, connected: Connected) -> float | None:
         """One connection, from hello to its end; the wait a ``bye`` asked for, if any."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        try:
+            await self._vetted(connected)
+        except BaseException:
+            connected.writer.close()
+            raise
+        if loop.time() - began > protocol.HELLO_TIMEOUT / 2:
+            connected.writer.close()  # the player took a while: the server may have given up
+            return 0.0
         self._writer = connected.writer
         self.address = connected.address
         self._welcomed.clear()
@@ -140,8 +202,16 @@ class Client:
         try:
             self.send(Hello(version=protocol.VERSION))
             while True:
+                wait = None if self._welcomed.is_set() else self.welcome_timeout
                 try:
-                    line = await connected.reader.readline()
+                    async with asyncio.timeout(wait):
+                        line = await connected.reader.readline()
+                except TimeoutError:
+                    self.on_status(
+                        f"The server at {describe(connected.address)} did not answer "
+                        f"within {self.welcome_timeout:g} s."
+                    )
+                    return None
                 except (ValueError, asyncio.LimitOverrunError):
                     return None  # a line over any limit: not our server; drop it
                 except (OSError, ConnectionError):
@@ -165,11 +235,13 @@ class Client:
 
     def _handle(self, message: ServerMessage, connected: Connected) -> float | None:
         if isinstance(message, Welcome):
-            self.user, self.host = message.user, message.host
+            self.user, self.server = message.user, message.server
             self._welcomed.set()
+            self._ever_welcomed = True
             started = " (started just now)" if connected.started else ""
+            owner = "you" if self.owner is None or self.owner.uid == os.getuid() else self.owner
             self.on_status(
-                f"Connected as {message.user} to the server of {message.host} "
+                f"Connected as {message.user} to the server of {owner} "
                 f"at {describe(connected.address)}{started}."
             )
         elif isinstance(message, Bye):

@@ -84,9 +84,11 @@ async def connect(
     server_command: Sequence[str] | None = None,
     system: Path = SYSTEM_SOCKET,
     abstract: str = ABSTRACT_NAME,
+    data_dir: Path | None = None,
 ) -> Connected:
     """A connection to the first server that answers; starts one when none does
-    (never for an explicit ``--socket``, which names a server that must exist)."""
+    (never for an explicit ``--socket``, which names a server that must exist), with
+    ``data_dir`` as its data directory."""
     errors: list[str] = []
     for address in candidates(explicit, system, abstract):
         try:
@@ -99,9 +101,34 @@ async def connect(
     return await _wait_for(abstract, limit)
 
 
-def start_detached(command: Sequence[str] | None = None) -> None:
-    """``reversi serve`` in its own session, as this user, outliving this process."""
-    argv = list(command or [sys.executable, "-m", "reversi_tui", "serve"])
+#: A server a client starts stops after this many seconds without any connection (its
+#: ``--idle-exit``), so that it does not outlive its players as an orphan daemon.
+AUTO_SERVER_IDLE_EXIT: Final = 600.0
+
+
+def serve_command(data_dir: Path | None = None) -> list[str]:
+    """The command a client starts a server with: ``reversi [--data-dir DIR] serve
+    --idle-exit 600``.
+
+    ``DIR`` is the client's data directory (its ``--data-dir``, else
+    ``$REVERSI_DATA_DIR``), made absolute since the server starts in ``/``, so that the
+    server keeps its games where the client keeps its own; with neither, the server
+    uses the user's data directory, as the client does.
+    """
+    from reversi_tui.records.paths import DATA_DIR_ENV
+
+    named = os.environ.get(DATA_DIR_ENV) if data_dir is None else str(data_dir)
+    argv = [sys.executable, "-m", "reversi_tui"]
+    if named:
+        argv += ["--data-dir", str(Path(named).expanduser().absolute())]
+    return [*argv, "serve", "--idle-exit", f"{AUTO_SERVER_IDLE_EXIT:g}"]
+
+
+def start_detached(command: Sequence[str] | None = None, data_dir: Path | None = None) -> None:
+    """``reversi serve`` in its own session, as this user, outliving this process: by
+    default ``serve_command(data_dir)``, which stops after ``AUTO_SERVER_IDLE_EXIT``
+    seconds without a connection."""
+    argv = list(command or serve_command(data_dir))
     try:
         process = subprocess.Popen(
             argv,

@@ -4,20 +4,31 @@ No sockets here: a ``Peer`` is anything with a user name and a way to take a lin
 so the rules are tested without a network. Every request is checked before
 anything changes, and a refused one changes nothing. A move is committed to the
 store before any state is sent; games are held in memory as engine ``Game``s,
-rebuilt on start by replaying the stored moves (the engine forces the passes).
+rebuilt on start by replaying the stored moves (the engine forces the passes). A
+stored game whose moves do not replay is set aside (kept, out of play, its players
+told in ``welcome``) so that it cannot keep the others from being served.
+
+Games are known by their ``origin`` (the server and number they began with), and
+the players' clients keep their own copies: when a server does not hold a game
+(its server died with its store), each player's client presents its copy with
+``resume``, and the game is re-created only when both players' copies agree, never
+on one player's word.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Protocol
 
-from reversi_tui.engine import Color, Game, parse_square, square_name
+from reversi_tui.engine import Color, Game, IllegalMoveError, parse_square, square_name
 from reversi_tui.engine.notation import NotationError
 from reversi_tui.net import protocol
 from reversi_tui.net.protocol import (
+    ALREADY_CHALLENGED,
     CANNOT_CHALLENGE_SELF,
     GAME_OVER,
     ILLEGAL_MOVE,
@@ -25,8 +36,11 @@ from reversi_tui.net.protocol import (
     NO_SUCH_GAME,
     NOT_A_PLAYER,
     NOT_YOUR_TURN,
+    RESUME_REFUSED,
     SERVER_ERROR,
     STALE_PLY,
+    TOO_MANY_CHALLENGES,
+    TOO_MANY_GAMES,
     USER_OFFLINE,
     ChallengeInfo,
     ClientMessage,
@@ -34,7 +48,7 @@ from reversi_tui.net.protocol import (
     State,
     side_name,
 )
-from reversi_tui.net.store import StaleMove, Store, StoredChallenge, StoreError
+from reversi_tui.net.store import StaleMove, Store, StoredChallenge, StoredGame, StoreError
 
 
 class Peer(Protocol):
@@ -56,14 +70,35 @@ class LiveGame:
     black: str
     white: str
     game: Game
+    origin: str
+    #: When the game began (ISO 8601, UTC).
+    started: str
     resigned: Color | None = None
     watchers: set[Peer] = field(default_factory=set)
     #: A checked move waiting for the next group commit: (peer, re, ply, square).
     pending: tuple[Peer, RequestId | None, int, int] | None = None
 
+    @classmethod
+    def of(cls, stored: StoredGame, game: Game) -> LiveGame:
+        resigned = None if stored.resigned is None else _colour(stored.resigned)
+        return cls(
+            stored.id,
+            stored.black,
+            stored.white,
+            game,
+            stored.origin,
+            stored.created.astimezone(UTC).isoformat(),
+            resigned,
+        )
+
     @property
     def over(self) -> bool:
         return self.resigned is not None or self.game.is_over
+
+    @property
+    def ply(self) -> int:
+        """Moves played, passes not counted."""
+        return len(self.game.moves) - _passes(self.game)
 
     def player(self, user: str) -> Color | None:
         if user == self.black:
@@ -73,34 +108,67 @@ class LiveGame:
         return None
 
 
+@dataclass(frozen=True)
+class Claim:
+    """One player's copy of a game the server does not hold, waiting for the other's."""
+
+    user: str
+    black: str
+    white: str
+    started: datetime
+    moves: tuple[int, ...]
+
+
 class Hub:
     """All the server's state and rules."""
 
     def __init__(
         self,
         store: Store,
-        host: str,
         *,
         rng: random.Random | None = None,
         log: Callable[[str], None] = lambda _: None,
         defer: Callable[[Callable[[], None]], object] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """``defer`` runs a callable soon (the event loop's ``call_soon``): moves checked
-        meanwhile are committed together. None commits each move at once."""
+        meanwhile are committed together. None commits each move at once. ``clock``
+        times the challenges' expiry."""
         self.store = store
+        self.server_id = store.server_id
         self.defer = defer
+        self.clock = clock
         self._batch: list[LiveGame] = []
-        self.host = host
         self.rng = rng or random.Random()
         self.log = log
         self.peers: dict[str, list[Peer]] = {}
         self.waiting: set[str] = set()
         self.games: dict[int, LiveGame] = {}
-        self.challenges: dict[int, StoredChallenge] = {c.id: c for c in store.pending_challenges()}
+        self.challenges: dict[int, StoredChallenge] = {}
+        #: When each pending challenge was made, on ``clock``.
+        self._made: dict[int, float] = {}
+        #: Copies of games this server does not hold, by origin, waiting for the other player.
+        self.claims: dict[str, Claim] = {}
+        #: Games whose moves do not replay, by origin: kept, out of play.
+        self.set_aside: dict[str, StoredGame] = {g.origin: g for g in store.set_aside_games()}
+        for challenge in store.pending_challenges():
+            # Their challengers left with the last server: a challenge lives with its sender.
+            store.close_challenge(challenge.id)
         for stored in store.games(unfinished_only=True):
-            resigned = None if stored.resigned is None else _colour(stored.resigned)
-            game = Game.from_moves(None, stored.moves)
-            self.games[stored.id] = LiveGame(stored.id, stored.black, stored.white, game, resigned)
+            try:
+                game = Game.from_moves(None, stored.moves)
+            except IllegalMoveError as error:
+                self._set_aside(stored, f"its moves do not replay ({error})")
+                continue
+            self.games[stored.id] = LiveGame.of(stored, game)
+
+    def _set_aside(self, stored: StoredGame, reason: str) -> None:
+        try:
+            self.store.set_aside(stored.id, reason)
+        except StoreError as error:
+            self.log(f"game {stored.id}: cannot set it aside: {error}")
+        self.set_aside[stored.origin] = stored
+        self.log(f"game {stored.id} ({stored.black} against {stored.white}) set aside: {reason}")
 
     # Sessions -----------------------------------------------------------------------
     def sessions(self, user: str) -> list[Peer]:
@@ -111,21 +179,28 @@ class Hub:
 
     def join(self, peer: Peer, re: RequestId | None) -> None:
         """A session said hello: welcome it, and tell everyone if its user just came."""
+        self._expire()
         first = not self.online(peer.user)
         self.peers.setdefault(peer.user, []).append(peer)
         user = peer.user
         mine = [g for g in self.games.values() if g.player(user) is not None and not g.over]
         challenges = [
-            ChallengeInfo(challenge=c.id, from_=c.challenger, to=c.target, color=_color(c.color))
-            for c in self.challenges.values()
-            if user in (c.challenger, c.target)
+            _challenge_info(c) for c in self.challenges.values() if user in (c.challenger, c.target)
+        ]
+        set_aside = [
+            protocol.SetAside(
+                game=g.id, origin=g.origin, black=g.black, white=g.white, reason=g.set_aside or ""
+            )
+            for g in self.set_aside.values()
+            if user in (g.black, g.white)
         ]
         welcome = protocol.Welcome(
             version=protocol.VERSION,
             user=user,
-            host=self.host,
+            server=self.server_id,
             games=[self.state(g) for g in mine],
             challenges=challenges,
+            set_aside=set_aside,
             re=re,
         )
         peer.send_line(protocol.encode(welcome))
@@ -142,39 +217,50 @@ class Hub:
         for game in self.games.values():
             game.watchers.discard(peer)
         if not sessions:
-            del self.peers[peer.user]
-            self.waiting.discard(peer.user)
-            self.log(f"{peer.user} is offline")
-            self._presence(peer.user)
+            user = peer.user
+            del self.peers[user]
+            self.waiting.discard(user)
+            self.log(f"{user} is offline")
+            for challenge in list(self.challenges.values()):
+                if challenge.challenger == user:
+                    self._close(challenge, "expired")
+            for origin, claim in list(self.claims.items()):
+                if claim.user == user:
+                    del self.claims[origin]
+            self._presence(user)
 
     # Requests -----------------------------------------------------------------------
     def handle(self, peer: Peer, message: ClientMessage) -> None:
         """One request of a welcomed session."""
+        self._expire()
         re = message.id
-        if isinstance(message, protocol.Ping):
-            self._reply(peer, protocol.Pong(re=re))
-        elif isinstance(message, protocol.LobbyRequest):
-            self._reply(peer, self.lobby(re))
-        elif isinstance(message, protocol.Wait):
-            if message.on:
-                self.waiting.add(peer.user)
-            else:
-                self.waiting.discard(peer.user)
-            self._presence(peer.user)
-        elif isinstance(message, protocol.Challenge):
-            self._challenge(peer, message)
-        elif isinstance(message, protocol.Accept | protocol.Decline | protocol.Cancel):
-            self._answer(peer, message)
-        elif isinstance(message, protocol.MoveRequest):
-            self._move(peer, message)
-        elif isinstance(message, protocol.Resign):
-            self._resign(peer, message)
-        elif isinstance(message, protocol.Watch | protocol.Unwatch):
-            self._watch(peer, message)
-        elif isinstance(message, protocol.ChatRequest):
-            self._chat(peer, message)
-        elif isinstance(message, protocol.Hello):
-            self._error(peer, protocol.BAD_MESSAGE, "hello is said once, at the start", re)
+        match message:
+            case protocol.Ping():
+                self._reply(peer, protocol.Pong(re=re))
+            case protocol.LobbyRequest():
+                self._reply(peer, self.lobby(re))
+            case protocol.Wait(on=on):
+                if on:
+                    self.waiting.add(peer.user)
+                else:
+                    self.waiting.discard(peer.user)
+                self._presence(peer.user)
+            case protocol.Challenge():
+                self._challenge(peer, message)
+            case protocol.Accept() | protocol.Decline() | protocol.Cancel():
+                self._answer(peer, message)
+            case protocol.MoveRequest():
+                self._move(peer, message)
+            case protocol.Resign():
+                self._resign(peer, message)
+            case protocol.Watch() | protocol.Unwatch():
+                self._watch(peer, message)
+            case protocol.ChatRequest():
+                self._chat(peer, message)
+            case protocol.Resume():
+                self._resume(peer, message)
+            case protocol.Hello():
+                self._error(peer, protocol.BAD_MESSAGE, "hello is said once, at the start", re)
 
     def lobby(self, re: RequestId | None = None) -> protocol.LobbyReply:
         active = [g for g in self.games.values() if not g.over]
@@ -185,16 +271,13 @@ class Hub:
         ]
         games = [
             protocol.GameInfo(
-                game=g.id,
-                black=g.black,
-                white=g.white,
-                ply=len(g.game.moves) - _passes(g.game),
-                spectators=len(g.watchers),
+                game=g.id, black=g.black, white=g.white, ply=g.ply, spectators=len(g.watchers)
             )
             for g in sorted(active, key=lambda g: g.id)
         ]
         return protocol.LobbyReply(players=players, games=games, re=re)
 
+    # Challenges ---------------------------------------------------------------------
     def _challenge(self, peer: Peer, message: protocol.Challenge) -> None:
         user, target, re = peer.user, message.to, message.id
         if target == user:
@@ -203,12 +286,31 @@ class Hub:
         if not self.online(target):
             self._error(peer, USER_OFFLINE, f"{target} is not online", re)
             return
+        pending = list(self.challenges.values())
+        if any(c.challenger == user and c.target == target for c in pending):
+            self._error(
+                peer,
+                ALREADY_CHALLENGED,
+                f"you have challenged {target} already: wait, or cancel",
+                re,
+            )
+            return
+        if sum(c.challenger == user for c in pending) >= protocol.MAX_CHALLENGES_FROM:
+            limit = protocol.MAX_CHALLENGES_FROM
+            self._error(peer, TOO_MANY_CHALLENGES, f"you have {limit} challenges open already", re)
+            return
+        if sum(c.target == target for c in pending) >= protocol.MAX_CHALLENGES_TO:
+            self._error(
+                peer, TOO_MANY_CHALLENGES, f"{target} has too many challenges waiting already", re
+            )
+            return
         try:
             challenge = self.store.create_challenge(user, target, message.color)
         except StoreError as error:
             self._failed(peer, error, re)
             return
         self.challenges[challenge.id] = challenge
+        self._made[challenge.id] = self.clock()
         self.log(f"{user} challenges {target} (challenge {challenge.id})")
         sent = protocol.ChallengeSent(challenge=challenge.id, to=target, color=message.color)
         self._reply(
@@ -235,20 +337,54 @@ class Hub:
         if isinstance(message, protocol.Accept):
             self._start_game(peer, challenge, re)
             return
+        reason = "cancelled" if isinstance(message, protocol.Cancel) else "declined"
+        self._close(challenge, reason, answering=(peer, re))
+
+    def _close(
+        self,
+        challenge: StoredChallenge,
+        reason: str,
+        answering: tuple[Peer, RequestId | None] | None = None,
+    ) -> bool:
+        """Close a pending challenge and tell both sides' sessions (the asker's with ``re``)."""
         try:
             self.store.close_challenge(challenge.id)
         except StoreError as error:
-            self._failed(peer, error, re)
-            return
-        del self.challenges[challenge.id]
-        reason = "cancelled" if isinstance(message, protocol.Cancel) else "declined"
-        other = challenge.target if reason == "cancelled" else challenge.challenger
-        closed = protocol.ChallengeClosed(challenge=challenge.id, reason=reason)
-        self._reply(peer, protocol.ChallengeClosed(challenge=challenge.id, reason=reason, re=re))
-        self._send(self.sessions(other), protocol.encode(closed))
-        self._send((p for p in self.sessions(user) if p is not peer), protocol.encode(closed))
+            if answering is not None:
+                self._failed(answering[0], error, answering[1])
+            else:
+                self.log(f"store: {error}")
+            return False
+        self.challenges.pop(challenge.id, None)
+        self._made.pop(challenge.id, None)
+        if reason == "expired":
+            self.log(f"challenge {challenge.id} expired")
+        line = protocol.encode(protocol.ChallengeClosed(challenge=challenge.id, reason=reason))
+        for peer in [*self.sessions(challenge.challenger), *self.sessions(challenge.target)]:
+            if answering is not None and peer is answering[0]:
+                closed = protocol.ChallengeClosed(
+                    challenge=challenge.id, reason=reason, re=answering[1]
+                )
+                peer.send_line(protocol.encode(closed))
+            else:
+                peer.send_line(line)
+        return True
+
+    def _expire(self) -> None:
+        """Close the challenges older than ``CHALLENGE_TTL`` (checked on every request;
+        clients ping at least every minute)."""
+        limit = self.clock() - protocol.CHALLENGE_TTL
+        for number, made in list(self._made.items()):
+            challenge = self.challenges.get(number)
+            if made <= limit and challenge is not None:
+                self._close(challenge, "expired")
 
     def _start_game(self, peer: Peer, challenge: StoredChallenge, re: RequestId | None) -> None:
+        for user in (challenge.challenger, challenge.target):
+            if self._active_games(user) >= protocol.MAX_ACTIVE_GAMES:
+                limit = protocol.MAX_ACTIVE_GAMES
+                self._error(peer, TOO_MANY_GAMES, f"{user} has {limit} unfinished games", re)
+                return
         colour = challenge.color
         if colour == "random":
             colour = self.rng.choice(("black", "white"))
@@ -263,19 +399,28 @@ class Hub:
             self._failed(peer, error, re)
             return
         del self.challenges[challenge.id]
-        live = LiveGame(stored.id, black, white, Game())
+        self._made.pop(challenge.id, None)
+        live = LiveGame.of(stored, Game())
         self.games[live.id] = live
         self.log(f"game {live.id}: {black} (black) against {white} (white)")
         self._broadcast(live, re_for=(peer, re))
+
+    def _active_games(self, user: str) -> int:
+        return sum(1 for g in self.games.values() if not g.over and g.player(user) is not None)
+
+    # Games --------------------------------------------------------------------------
+    def _find(self, game_id: int) -> LiveGame | None:
+        """A game in play, or a finished one from the store (not kept)."""
+        return self.games.get(game_id) or self._load(game_id)
 
     def _players_game(
         self, peer: Peer, game_id: int, re: RequestId | None
     ) -> tuple[LiveGame, Color] | None:
         """The game in progress ``peer`` plays in, and their colour; else the refusal
         (``no_such_game``, ``not_a_player``, ``game_over``, in that order) is sent."""
-        live = self.games.get(game_id)
+        live = self._find(game_id)
         if live is None:
-            self._error(peer, NO_SUCH_GAME, f"no game {game_id} in progress", re)
+            self._error(peer, NO_SUCH_GAME, f"no game {game_id}", re)
             return None
         colour = live.player(peer.user)
         if colour is None:
@@ -292,7 +437,7 @@ class Hub:
         if found is None:
             return
         live, colour = found
-        ply = len(live.game.moves) - _passes(live.game) + (live.pending is not None)
+        ply = live.ply + (live.pending is not None)
         if message.ply != ply or live.pending is not None:
             peer.send_line(
                 protocol.encode(
@@ -386,7 +531,7 @@ class Hub:
 
     def _watch(self, peer: Peer, message: protocol.Watch | protocol.Unwatch) -> None:
         re = message.id
-        live = self.games.get(message.game) or self._load(message.game)
+        live = self._find(message.game)
         if live is None:
             self._error(peer, NO_SUCH_GAME, f"no game {message.game}", re)
             return
@@ -399,31 +544,103 @@ class Hub:
         self._send(audience, protocol.encode(self.state(live)))
 
     def _load(self, game_id: int) -> LiveGame | None:
-        """A finished game from the store (to watch or review); not kept."""
+        """A finished game from the store (to watch or review); not kept. None for a game
+        that is not there or is set aside."""
         try:
             stored = self.store.game(game_id)
         except StoreError:
             return None
-        if stored is None:
+        if stored is None or stored.set_aside is not None:
             return None
-        resigned = None if stored.resigned is None else _colour(stored.resigned)
-        game = Game.from_moves(None, stored.moves)
-        return LiveGame(stored.id, stored.black, stored.white, game, resigned)
+        try:
+            game = Game.from_moves(None, stored.moves)
+        except IllegalMoveError:
+            return None
+        return LiveGame.of(stored, game)
 
     def _chat(self, peer: Peer, message: protocol.ChatRequest) -> None:
+        re = message.id
         text = protocol.clean_text(message.text)
-        if not text:
-            return
         if message.game is None:
             audience: Iterable[Peer] = [p for ps in self.peers.values() for p in ps]
         else:
-            live = self.games.get(message.game)
+            live = self._find(message.game)
             if live is None:
-                self._error(peer, NO_SUCH_GAME, f"no game {message.game} in progress", message.id)
+                self._error(peer, NO_SUCH_GAME, f"no game {message.game}", re)
+                return
+            if live.player(peer.user) is None and peer not in live.watchers:
+                self._error(peer, NOT_A_PLAYER, f"you neither play nor watch game {live.id}", re)
+                return
+            if live.over:
+                self._error(peer, GAME_OVER, f"game {live.id} is over", re)
                 return
             audience = self._audience(live)
+        if not text:
+            return
         line = protocol.encode(protocol.ChatMessage(from_=peer.user, game=message.game, text=text))
         self._send(audience, line)
+
+    # Resuming a game from the players' copies ---------------------------------------
+    def _resume(self, peer: Peer, message: protocol.Resume) -> None:
+        """A player's copy of a game: its state when the server holds it; else a claim,
+        and the game re-created when the other player's copy agrees."""
+        user, re, origin = peer.user, message.id, message.origin
+        if user not in (message.black, message.white) or message.black == message.white:
+            self._error(peer, RESUME_REFUSED, "you do not play in that game", re)
+            return
+        try:
+            held = self.store.game_by_origin(origin)
+        except StoreError as error:
+            self._failed(peer, error, re)
+            return
+        if held is not None:
+            live = self.games.get(held.id) or self._load(held.id)
+            if live is not None:
+                self._reply(peer, self.state(live, re=re))
+                return
+        claim = _claim_of(user, message)
+        if isinstance(claim, str):
+            self._error(peer, RESUME_REFUSED, claim, re)
+            return
+        for player in (claim.black, claim.white):
+            if self._active_games(player) >= protocol.MAX_ACTIVE_GAMES:
+                self._error(peer, TOO_MANY_GAMES, f"{player} has too many unfinished games", re)
+                return
+        other = claim.white if user == claim.black else claim.black
+        earlier = self.claims.get(origin)
+        if earlier is None or earlier.user == user:
+            self.claims[origin] = claim
+            self.log(f"{user} asks to resume {origin} against {other}")
+            pending = protocol.ResumePending(
+                origin=origin, black=claim.black, white=claim.white, waiting_for=other, re=re
+            )
+            self._reply(peer, pending)
+            return
+        disagreement = _disagreement(earlier, claim)
+        if disagreement is not None:
+            self.log(f"{origin}: the players' copies disagree ({disagreement})")
+            text = f"your copy and {other}'s disagree ({disagreement}): the game is not resumed"
+            self._error(peer, RESUME_REFUSED, text, re)
+            text = f"your copy and {user}'s disagree ({disagreement}): the game is not resumed"
+            self._send(self.sessions(other), _error_line(RESUME_REFUSED, text))
+            return
+        agreed = _common_prefix(earlier.moves, claim.moves)
+        try:
+            game = Game.from_moves(None, agreed)
+            stored = self.store.create_game(
+                claim.black, claim.white, origin=origin, started=claim.started, moves=agreed
+            )
+        except StoreError as error:
+            self._failed(peer, error, re)
+            return
+        del self.claims[origin]
+        self.set_aside.pop(origin, None)
+        live = LiveGame.of(stored, game)
+        self.games[live.id] = live
+        self.log(f"game {live.id}: resumed {origin} at move {len(agreed)}")
+        if live.over:
+            self._finish(live)
+        self._broadcast(live, re_for=(peer, re))
 
     # Sending ------------------------------------------------------------------------
     def state(self, live: LiveGame, re: RequestId | None = None) -> State:
@@ -432,6 +649,8 @@ class Hub:
             live.black,
             live.white,
             live.game,
+            origin=live.origin,
+            started=live.started,
             resigned=live.resigned,
             spectators=len(live.watchers),
             online={live.black: self.online(live.black), live.white: self.online(live.white)},
@@ -473,11 +692,63 @@ class Hub:
         peer.send_line(protocol.encode(message))
 
     def _error(self, peer: Peer, code: str, text: str, re: RequestId | None) -> None:
-        peer.send_line(protocol.encode(protocol.Error(code=code, message=text, re=re)))
+        peer.send_line(_error_line(code, text, re))
 
     def _failed(self, peer: Peer, error: StoreError, re: RequestId | None) -> None:
         self.log(f"store: {error}")
         self._error(peer, SERVER_ERROR, "the server cannot save that now; try again", re)
+
+
+def _error_line(code: str, text: str, re: RequestId | None = None) -> bytes:
+    return protocol.encode(protocol.Error(code=code, message=text, re=re))
+
+
+def _claim_of(user: str, message: protocol.Resume) -> Claim | str:
+    """The claim a ``resume`` makes, or why it cannot be one."""
+    try:
+        started = datetime.fromisoformat(message.started)
+    except ValueError:
+        return f"{message.started[:40]!r} is not a time"
+    if started.tzinfo is None:
+        return "the start time needs its offset (UTC)"
+    text = message.moves
+    try:
+        moves = tuple(parse_square(text[i : i + 2]) for i in range(0, len(text), 2))
+        Game.from_moves(None, moves)
+    except (NotationError, IllegalMoveError) as error:
+        return f"the moves do not replay ({error})"
+    return Claim(user, message.black, message.white, started.astimezone(UTC), moves)
+
+
+def _disagreement(first: Claim, second: Claim) -> str | None:
+    """How two players' copies of one game differ beyond a move one of them has not
+    seen yet (a common prefix is agreed); None when they agree."""
+    if (first.black, first.white) != (second.black, second.white):
+        return "not the same players or colours"
+    if first.started != second.started:
+        return "not the same start time"
+    agreed = _common_prefix(first.moves, second.moves)
+    if len(agreed) < min(len(first.moves), len(second.moves)):
+        return f"move {len(agreed) + 1} differs"
+    return None
+
+
+def _common_prefix(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    length = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        length += 1
+    return a[:length]
+
+
+def _challenge_info(challenge: StoredChallenge) -> ChallengeInfo:
+    return ChallengeInfo(
+        challenge=challenge.id,
+        from_=challenge.challenger,
+        to=challenge.target,
+        color=_color(challenge.color),
+    )
 
 
 def _passes(game: Game) -> int:

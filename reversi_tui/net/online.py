@@ -2,19 +2,26 @@
 
 ``OnlineSession`` runs a ``Client`` and folds every server message into a picture
 the screens draw from: who is online and waiting, the games in progress, the
-challenges to and from the user, and one ``GameLink`` per game the user plays or
-watches. Screens subscribe to hear that something changed, and send requests
-through the session's small methods.
+challenges to and from the user, the user's games waiting to be resumed, and one
+``GameLink`` per game the user plays or watches, keyed by the game's origin (the
+server and number it began with), never by a number alone. It keeps the player's
+own copy of every unfinished game they play (``copies``), presents the copies the
+server does not hold (``resume``), says when the server's copy disagrees with the
+player's, and hands each finished game to ``recorder`` (the records keep it once).
+Screens subscribe to hear that something changed, and send requests through the
+session's small methods.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from reversi_tui.net import protocol
 from reversi_tui.net.client import Client
+from reversi_tui.net.copies import COPIES_DIR, Copies, GameCopy, compare
 from reversi_tui.net.protocol import (
     ChallengeColor,
     ChallengeInfo,
@@ -24,6 +31,12 @@ from reversi_tui.net.protocol import (
     State,
 )
 from reversi_tui.net.remote import GameLink
+from reversi_tui.net.trust import KnownServers, Owner, warning
+
+#: Asks the player whether to use a server run by another user: (owner, warning) -> yes?
+Asker = Callable[[Owner, str], Awaitable[bool]]
+#: Keeps a finished game of the player's in their records (once per origin).
+Recorder = Callable[[State], None]
 
 
 @dataclass(frozen=True)
@@ -46,6 +59,9 @@ class Picture:
     #: The user's unfinished games from the last ``welcome``.
     my_games: list[State] = field(default_factory=list)
     waiting: bool = False
+    #: The user's games this server does not hold yet, by origin: the copy, and where
+    #: its resumption stands (for the lobby and the game screen).
+    resuming: dict[str, tuple[GameCopy, str]] = field(default_factory=dict)
 
 
 Listener = Callable[[ServerMessage | Notice], None]
@@ -54,29 +70,100 @@ Listener = Callable[[ServerMessage | Notice], None]
 class OnlineSession:
     """The user's online session: the client, the picture and the games' links."""
 
-    def __init__(self, client: Client) -> None:
+    def __init__(
+        self,
+        client: Client,
+        *,
+        copies: Copies | None = None,
+        known: KnownServers | None = None,
+        ask: Asker | None = None,
+        recorder: Recorder | None = None,
+    ) -> None:
         self.client = client
         self.picture = Picture()
-        self.links: dict[int, GameLink] = {}
+        #: The games open here, by origin.
+        self.links: dict[str, GameLink] = {}
         self.status = "Connecting..."
+        self.copies = copies or Copies(None)
+        self.known = known or KnownServers(None)
+        self.ask = ask
+        self.recorder = recorder
         self._listeners: list[Listener] = []
         #: Exceptions raised by listeners (kept for tests and reports).
         self.failures: list[Exception] = []
         self._ids = itertools.count(1)
+        #: ``resume`` requests in flight: request id -> origin.
+        self._resumes: dict[int, str] = {}
+        if client.vet is None:
+            client.vet = self._vet
 
     @classmethod
-    def connect(cls, socket: str | None = None) -> OnlineSession:
-        """A session over a client that finds (or starts) the server."""
+    def connect(
+        cls,
+        socket: str | None = None,
+        *,
+        data_dir: Path | None = None,
+        ask: Asker | None = None,
+        recorder: Recorder | None = None,
+    ) -> OnlineSession:
+        """A session over a client that finds (or starts) the server; the player's
+        copies and decisions live in ``data_dir`` (None: in memory only)."""
         session: OnlineSession
         client = Client(
-            lambda m: session.receive(m), lambda s: session.set_status(s), socket=socket
+            lambda m: session.receive(m),
+            lambda s: session.set_status(s),
+            socket=socket,
+            data_dir=data_dir,
         )
-        session = cls(client)
+        session = cls(
+            client,
+            copies=Copies(None if data_dir is None else data_dir / COPIES_DIR),
+            known=KnownServers(data_dir),
+            ask=ask,
+            recorder=recorder,
+        )
         return session
 
     @property
     def user(self) -> str | None:
         return self.client.user
+
+    @property
+    def server(self) -> str | None:
+        """The identity of the server's store, from ``welcome``."""
+        return self.client.server
+
+    def link(self, origin: str) -> GameLink | None:
+        return self.links.get(origin)
+
+    def link_for_game(self, game: int) -> GameLink | None:
+        """The open game with number ``game`` on this server, if any."""
+        return next((k for k in self.links.values() if k.game == game), None)
+
+    # Who runs the server -------------------------------------------------------------
+    async def _vet(self, owner: Owner, address: str) -> bool:
+        """A server run by another ordinary user: the remembered answer, else the player's."""
+        known = self.known
+        decided = known.decision(owner)
+        if decided is None and self.ask is not None:
+            decided = await self.ask(owner, warning(owner, address, known.last))
+            known.remember(owner, decided)
+        self._problems()
+        if decided:
+            known.used(owner)
+            self._problems()
+        return bool(decided)
+
+    def forget_refusal(self) -> None:
+        """Ask again about the server's owner the player refused (``r`` in the lobby)."""
+        owner = self.client.owner
+        if owner is not None and self.known.decision(owner) is False:
+            self.known.forget(owner)
+
+    def _problems(self) -> None:
+        for source in (self.copies.problems, self.known.problems):
+            while source:
+                self._tell(Notice(source.pop(0), "warning"))
 
     # Listeners ---------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
@@ -102,13 +189,13 @@ class OnlineSession:
         """Fold one server message into the picture, then tell the listeners."""
         picture = self.picture
         if isinstance(message, protocol.Welcome):
-            picture.my_games = list(message.games)
-            picture.challenges = {c.challenge: c for c in message.challenges}
-            for state in message.games:
-                self._update_link(state)
-            self.request(protocol.LobbyRequest())
-            for game in self.links:  # watch again what was open before a reconnection
-                self.request(protocol.Watch(game=game))
+            self._welcome(message)
+        elif isinstance(message, protocol.ResumePending):
+            self._resuming(message.origin, f"waiting for {message.waiting_for} to come back")
+        elif isinstance(message, protocol.Error) and isinstance(message.re, int):
+            origin = self._resumes.pop(message.re, None)
+            if origin is not None:
+                self._resuming(origin, f"cannot be resumed: {message.message}")
         elif isinstance(message, protocol.LobbyReply):
             picture.players = list(message.players)
             picture.games = list(message.games)
@@ -131,12 +218,97 @@ class OnlineSession:
         elif isinstance(message, protocol.ChallengeClosed):
             picture.challenges.pop(message.challenge, None)
         elif isinstance(message, State):
-            self._update_link(message)
-            picture.my_games = [g for g in picture.my_games if g.game != message.game]
+            self._state(message)
+            picture.my_games = [g for g in picture.my_games if g.origin != message.origin]
             if message.status == "active" and self.user in (message.black, message.white):
                 picture.my_games.append(message)
             self._drop_accepted(message)
         self._tell(message)
+        self._problems()
+
+    def _welcome(self, message: protocol.Welcome) -> None:
+        """A (new) server: its games against the player's copies; the copies it does not
+        hold are presented to it; games watched before are watched again if it has them."""
+        picture = self.picture
+        picture.my_games = list(message.games)
+        picture.challenges = {c.challenge: c for c in message.challenges}
+        picture.resuming = {}
+        self._resumes = {}
+        held = {state.origin for state in message.games}
+        for state in message.games:
+            self._state(state)
+        for aside in message.set_aside:
+            self._tell(
+                Notice(
+                    f"The server set aside your game {aside.game} ({aside.black} against "
+                    f"{aside.white}): {aside.reason}. Your copy can resume it.",
+                    "warning",
+                )
+            )
+        self.request(protocol.LobbyRequest())
+        for copy in self.copies.all():
+            if copy.origin not in held and self.user in (copy.black, copy.white):
+                self._present(copy)
+        for origin, link in list(self.links.items()):
+            if origin in held or origin in picture.resuming:
+                continue
+            if link.me is None and link.server == message.server:
+                self.request(protocol.Watch(game=link.game))  # watched before a reconnection
+            elif link.me is None:
+                link.set_waiting("This game is on another server, which stopped.")
+            else:
+                link.set_waiting("This server does not hold the game, and you have no copy of it.")
+
+    def _present(self, copy: GameCopy) -> None:
+        """Ask the server to resume a game from the player's copy."""
+        number = next(self._ids)
+        self._resumes[number] = copy.origin
+        self._resuming(copy.origin, "asking the server to resume it", copy)
+        self.request(copy.resume(number))
+
+    def _resuming(self, origin: str, stands: str, copy: GameCopy | None = None) -> None:
+        known = self.picture.resuming.get(origin)
+        copy = copy or (known[0] if known is not None else self.copies.get(origin))
+        if copy is None:
+            return
+        self.picture.resuming[origin] = (copy, stands)
+        link = self.links.get(origin)
+        if link is not None:
+            link.set_waiting(f"This game is not on this server yet: {stands}.")
+
+    def _state(self, state: State) -> None:
+        """A game's state: checked against the player's copy, kept, recorded at its end."""
+        server = self.server or ""
+        mine = self.user in (state.black, state.white)
+        conflict: str | None = None
+        if mine:
+            copy = self.copies.get(state.origin)
+            comparison = compare(copy, state, server) if copy is not None else None
+            if comparison is not None and comparison.conflict is not None:
+                conflict = (
+                    f"The server's copy of this game differs from yours: {comparison.conflict}. "
+                    "Not playing on; your copy is kept."
+                )
+                self._tell(Notice(conflict, "error"))
+            else:
+                if comparison is not None and comparison.dropped:
+                    moves = "move" if comparison.dropped == 1 else "moves"
+                    self._tell(
+                        Notice(
+                            f"{comparison.dropped} {moves} of your copy never reached both "
+                            f"players before the server stopped: the game goes on from move "
+                            f"{state.ply + 1}.",
+                            "warning",
+                        )
+                    )
+                self.picture.resuming.pop(state.origin, None)
+                if state.status == "finished":
+                    if self.recorder is not None:
+                        self.recorder(state)
+                    self.copies.drop(state.origin)
+                else:
+                    self.copies.save(GameCopy.of(state, server))
+        self._update_link(state, conflict)
 
     def _presence(self, message: protocol.Presence) -> None:
         players = [p for p in self.picture.players if p.user != message.user]
@@ -147,13 +319,42 @@ class OnlineSession:
         if message.user == self.user:
             self.picture.waiting = message.waiting
 
-    def _update_link(self, state: State) -> None:
-        link = self.links.get(state.game)
+    def _update_link(self, state: State, conflict: str | None = None) -> None:
+        link = self.links.get(state.origin)
         if link is None:
             me = self.user if self.user in (state.black, state.white) else None
-            self.links[state.game] = GameLink(state, me, self.client.send)
+            link = self.links[state.origin] = GameLink(state, me, self.client.send, self.server)
         else:
-            link.update(state)
+            link.update(state, self.server)
+        link.set_conflict(conflict)
+
+    def open_copy(self, origin: str) -> GameLink | None:
+        """A link for a game waiting to be resumed: its board from the player's copy,
+        not playable until the server holds the game."""
+        found = self.picture.resuming.get(origin)
+        if found is None:
+            return self.links.get(origin)
+        copy, stands = found
+        link = self.links.get(origin)
+        if link is None:
+            state = protocol.State(
+                game=copy.game,
+                origin=copy.origin,
+                started=copy.started,
+                black=copy.black,
+                white=copy.white,
+                moves=copy.moves,
+                ply=len(copy.moves) // 2,
+                board="-" * 64,
+                turn=None,
+                status="active",
+                result=None,
+                spectators=0,
+                online={},
+            )
+            link = self.links[origin] = GameLink(state, self.user, self.client.send, copy.server)
+        link.set_waiting(f"This game is not on this server yet: {stands}.")
+        return link
 
     def _drop_accepted(self, state: State) -> None:
         """A new game between two users ends the challenge it came from."""
@@ -191,9 +392,11 @@ class OnlineSession:
     def watch(self, game: int) -> bool:
         return self.request(protocol.Watch(game=game))
 
-    def unwatch(self, game: int) -> bool:
-        self.links.pop(game, None)
-        return self.request(protocol.Unwatch(game=game))
+    def unwatch(self, link: GameLink) -> bool:
+        self.links.pop(link.origin, None)
+        if link.server != self.server:
+            return False
+        return self.request(protocol.Unwatch(game=link.game))
 
     def resign(self, game: int) -> bool:
         return self.request(protocol.Resign(game=game))

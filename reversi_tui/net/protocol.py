@@ -1,7 +1,9 @@
-"""The online protocol, version 1: every message, its encoding and its validation.
+"""The online protocol, version 2: every message, its encoding and its validation.
 
-Pure: bytes in, values out (and back). One JSON object per line, UTF-8, at most
-``MAX_LINE`` bytes with the newline, ``type`` naming the message. A request may
+Pure: bytes in, values out (and back). One JSON object per line, UTF-8, ``type``
+naming the message. A client's line is at most ``MAX_LINE`` bytes with the newline
+(that limit protects the server); a server's line at most ``MAX_SERVER_LINE``, and
+the server's own limits (games, challenges) keep its messages well under it. A request may
 carry ``id``; the server's reply or error to it carries ``re`` with the same value.
 ``docs/protocol.md`` is the description for people who write clients and bots.
 
@@ -19,9 +21,12 @@ import msgspec
 
 from reversi_tui.engine import Color, Game, format_position, square_name
 
-VERSION: Final = 1
-#: The longest line either side may send, newline included.
+VERSION: Final = 2
+#: The longest line a client may send, newline included.
 MAX_LINE: Final = 4096
+#: The longest line a server may send, newline included. The server's limits keep a
+#: ``welcome`` (the largest message) to about 150 kB at worst.
+MAX_SERVER_LINE: Final = 1024 * 1024
 #: The longest chat text, in characters.
 MAX_CHAT: Final = 200
 
@@ -33,6 +38,14 @@ HELLO_TIMEOUT: Final = 10.0
 IDLE_TIMEOUT: Final = 300.0
 #: How often a client pings an otherwise quiet connection.
 PING_INTERVAL: Final = 60.0
+#: Unfinished games one user may have on a server; accepting one more is refused.
+MAX_ACTIVE_GAMES: Final = 200
+#: Pending challenges: one per challenger and target, and at most these many to one
+#: user and from one user.
+MAX_CHALLENGES_TO: Final = 20
+MAX_CHALLENGES_FROM: Final = 20
+#: A pending challenge expires after this many seconds, or when its challenger leaves.
+CHALLENGE_TTL: Final = 600.0
 
 Side = Literal["black", "white"]
 ChallengeColor = Literal["black", "white", "random"]
@@ -63,6 +76,13 @@ GAME_OVER: Final = "game_over"
 RATE_LIMITED: Final = "rate_limited"
 #: The server could not commit a change (its disk): nothing changed; try again.
 SERVER_ERROR: Final = "server_error"
+ALREADY_CHALLENGED: Final = "already_challenged"
+TOO_MANY_CHALLENGES: Final = "too_many_challenges"
+TOO_MANY_GAMES: Final = "too_many_games"
+#: A ``resume`` that cannot be: not a player, moves that do not replay, or two players'
+#: copies that disagree.
+RESUME_REFUSED: Final = "resume_refused"
+TOO_MANY_CONNECTIONS: Final = "too_many_connections"
 
 ERROR_CODES: Final = (
     BAD_JSON,
@@ -86,6 +106,11 @@ ERROR_CODES: Final = (
     GAME_OVER,
     RATE_LIMITED,
     SERVER_ERROR,
+    ALREADY_CHALLENGED,
+    TOO_MANY_CHALLENGES,
+    TOO_MANY_GAMES,
+    RESUME_REFUSED,
+    TOO_MANY_CONNECTIONS,
 )
 #: After these the server closes the connection; after the others it stays usable.
 CLOSING_CODES: Final = frozenset(
@@ -96,6 +121,7 @@ CLOSING_CODES: Final = frozenset(
         TOO_MANY_SESSIONS,
         HELLO_TIMEOUT_CODE,
         IDLE_TIMEOUT_CODE,
+        TOO_MANY_CONNECTIONS,
     }
 )
 
@@ -187,6 +213,25 @@ class ChatRequest(_Request, tag="chat", kw_only=True, frozen=True):
     game: Id | None = None
 
 
+#: A game's identity for as long as it lives: ``SERVER:GAME`` of the server and the game
+#: number where it began, kept when the game is resumed on another server.
+Origin = Annotated[str, msgspec.Meta(min_length=3, max_length=80)]
+#: A time in ISO 8601 with its offset, as the server writes it.
+Timestamp = Annotated[str, msgspec.Meta(max_length=40)]
+
+
+class Resume(_Request, tag="resume", kw_only=True, frozen=True):
+    """A player's own copy of a game the server does not hold (its server died): the
+    game is re-created when both players' clients present the same game."""
+
+    origin: Origin
+    black: UserName
+    white: UserName
+    started: Timestamp
+    #: Every move, concatenated, passes not written (at most 60 moves).
+    moves: Annotated[str, msgspec.Meta(max_length=120)]
+
+
 ClientMessage = (
     Hello
     | Ping
@@ -201,6 +246,7 @@ ClientMessage = (
     | Watch
     | Unwatch
     | ChatRequest
+    | Resume
 )
 
 # Server to client --------------------------------------------------------------------------
@@ -222,6 +268,10 @@ class State(_Reply, tag="state", kw_only=True, frozen=True):
     """A whole game, sent on every change to its players and watchers."""
 
     game: Id
+    #: The game's identity across servers (see ``Origin``); clients key games by it.
+    origin: str
+    #: When the game began (ISO 8601, UTC), kept when it is resumed elsewhere.
+    started: str
     black: str
     white: str
     #: The concatenated move list, passes not written.
@@ -246,13 +296,36 @@ class ChallengeInfo(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_
     color: ChallengeColor
 
 
+class SetAside(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """A game of the user's the server could not load (its stored moves do not
+    replay): kept in the store, not played; the players' copies can resume it."""
+
+    game: Id
+    origin: str
+    black: str
+    white: str
+    reason: str
+
+
 class Welcome(_Reply, tag="welcome", kw_only=True, frozen=True):
     version: int
     user: str
-    #: Who runs the server (its login name).
-    host: str
+    #: The server's store: a random identity made with it. Who runs the server is
+    #: the kernel's word (``SO_PEERCRED`` on the client's socket), never a message's.
+    server: str
     games: list[State]
     challenges: list[ChallengeInfo]
+    set_aside: list[SetAside] = []
+
+
+class ResumePending(_Reply, tag="resume_pending", kw_only=True, frozen=True):
+    """A ``resume`` was heard: the game is re-created once ``waiting_for`` presents
+    the same game."""
+
+    origin: str
+    black: str
+    white: str
+    waiting_for: str
 
 
 class Pong(_Reply, tag="pong", kw_only=True, frozen=True):
@@ -333,6 +406,7 @@ ServerMessage = (
     | ChatMessage
     | Bye
     | Error
+    | ResumePending
 )
 
 CLIENT_TYPES: Final = frozenset(str(t.__struct_config__.tag) for t in ClientMessage.__args__)
@@ -364,15 +438,22 @@ def decode_client(line: bytes) -> ClientMessage:
 
 def decode_server(line: bytes) -> ServerMessage:
     """One line from the server (newline optional); ProtocolError when it is not valid."""
-    return _decode(line, _server_decoder, SERVER_TYPES)  # type: ignore[no-any-return]
+    return _decode(  # type: ignore[no-any-return]
+        line, _server_decoder, SERVER_TYPES, MAX_SERVER_LINE
+    )
 
 
-def _decode(line: bytes, decoder: msgspec.json.Decoder[Any], types: frozenset[str]) -> Any:
-    if len(line) > MAX_LINE:
-        raise ProtocolError(TOO_LARGE, f"a line is at most {MAX_LINE} bytes")
+def _decode(
+    line: bytes,
+    decoder: msgspec.json.Decoder[Any],
+    types: frozenset[str],
+    limit: int = MAX_LINE,
+) -> Any:
+    if len(line) > limit:
+        raise ProtocolError(TOO_LARGE, f"a line is at most {limit} bytes")
     try:
         return decoder.decode(line)
-    except (msgspec.DecodeError, msgspec.ValidationError) as error:
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as error:
         raise _diagnose(line, error, types) from None
 
 
@@ -380,7 +461,7 @@ def _diagnose(line: bytes, error: Exception, types: frozenset[str]) -> ProtocolE
     """Which code a bad line earns: not JSON, an unknown type, or a bad message."""
     try:
         raw = msgspec.json.decode(line)
-    except (msgspec.DecodeError, RecursionError) as not_json:
+    except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as not_json:
         return ProtocolError(BAD_JSON, f"not valid JSON: {_short(not_json)}")
     if not isinstance(raw, dict):
         return ProtocolError(BAD_MESSAGE, "a message is a JSON object")
@@ -417,9 +498,17 @@ def side_name(color: Color) -> Side:
     return "black" if color is Color.BLACK else "white"
 
 
+#: Bidirectional-text controls (embeddings, overrides, isolates, marks): another user's
+#: text could reorder what follows it on the screen.
+_BIDI: Final = frozenset([*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C])
+
+
 def clean_text(text: str) -> str:
-    """Chat text with control characters (C0, DEL, C1) replaced by spaces, then trimmed."""
-    return "".join(" " if ord(c) < 32 or 127 <= ord(c) < 160 else c for c in text).strip()
+    """Chat text with control characters (C0, DEL, C1) replaced by spaces and
+    bidirectional-text controls removed, then trimmed."""
+    return "".join(
+        "" if ord(c) in _BIDI else " " if ord(c) < 32 or 127 <= ord(c) < 160 else c for c in text
+    ).strip()
 
 
 def state_of(
@@ -428,6 +517,8 @@ def state_of(
     white: str,
     game: Game,
     *,
+    origin: str,
+    started: str,
     resigned: Color | None = None,
     spectators: int = 0,
     online: dict[str, bool] | None = None,
@@ -464,6 +555,8 @@ def state_of(
         )
     return State(
         game=game_id,
+        origin=origin,
+        started=started,
         black=black,
         white=white,
         moves="".join(square_name(m) for m in moves),

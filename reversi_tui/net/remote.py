@@ -7,15 +7,21 @@ from the server carries it. So the local board only ever shows moves the server
 has committed, whoever played them, and a watcher's match is two remote sources.
 Online games start from the usual position, so the number of moves played is the
 number of discs on the board minus four: a request says which move it is waiting
-for without any bookkeeping.
+for without any bookkeeping. A link is known by its game's origin; it follows the
+game when it is resumed on another server under another number, and stops playing
+while the game is not on the server (``waiting``) or the server's copy disagrees
+with the player's own (``conflict``).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from datetime import datetime
 
-from reversi_tui.engine import Color, Move, Ply, Position, parse_square, square_name
+from reversi_tui.engine import Color, Game, Move, Ply, Position, parse_square, square_name
+from reversi_tui.match.record import GameRecord, Result, Termination
+from reversi_tui.match.settings import PlayerSpec
 from reversi_tui.match.sources import MoveRequest, PlayResult
 from reversi_tui.net.protocol import ClientMessage, State, side_name
 from reversi_tui.net.protocol import MoveRequest as MoveMessage
@@ -33,11 +39,29 @@ def state_moves(state: State) -> list[Move]:
     return [parse_square(state.moves[i : i + 2]) for i in range(0, len(state.moves), 2)]
 
 
+def record_of(state: State) -> GameRecord:
+    """A finished online game as a record: the players' moves, how it ended, and its
+    real start (kept across servers)."""
+    game = Game.from_moves(None, state_moves(state))
+    result = None
+    outcome = game.position.outcome()
+    if state.result is not None and state.result.reason == "resign" and state.result.winner:
+        loser = Color.WHITE if state.result.winner == "black" else Color.BLACK
+        result = Result.forfeit(loser, Termination.RESIGNATION, outcome)
+    players = {Color.BLACK: PlayerSpec.human(), Color.WHITE: PlayerSpec.human()}
+    return GameRecord.of(
+        game, players, started=datetime.fromisoformat(state.started), result=result
+    )
+
+
 class GameLink:
     """One online game as this client sees it: states in, moves out."""
 
-    def __init__(self, state: State, me: str | None, send: Send) -> None:
+    def __init__(self, state: State, me: str | None, send: Send, server: str | None) -> None:
+        self.origin = state.origin
         self.game = state.game
+        #: The server (its store's identity) that holds the game, as far as we know.
+        self.server = server
         #: The user at this terminal; None when watching.
         self.me = me
         self.send = send
@@ -46,6 +70,31 @@ class GameLink:
         self._sources: dict[Color, OnlineSource] = {}
         #: Which players have a session, from states and presence messages.
         self.online: dict[str, bool] = dict(state.online)
+        #: Why the game cannot be played here now (not on this server yet), or None.
+        self.waiting: str | None = None
+        #: How the server's copy differs from the player's own, or None.
+        self.conflict: str | None = None
+        #: Set when the game came back with fewer moves (resumed from the moves both
+        #: players had): a screen showing more must start again from ``move_list``.
+        self.rewound = False
+
+    @property
+    def playable(self) -> bool:
+        return self.waiting is None and self.conflict is None
+
+    @property
+    def blocked(self) -> str | None:
+        """Why the game cannot be played on here, for the player."""
+        return self.conflict or self.waiting
+
+    def set_waiting(self, text: str | None) -> None:
+        self.waiting = text
+
+    def set_conflict(self, text: str | None) -> None:
+        self.conflict = text
+        if text is None:
+            for source in self._sources.values():
+                source.deliver()
 
     @property
     def my_colour(self) -> Color | None:
@@ -71,11 +120,17 @@ class GameLink:
             self._sources[colour] = OnlineSource(self, colour, local=local)
         return self._sources[colour]
 
-    def update(self, state: State) -> None:
-        """A newer state of this game: wake a source waiting for a move it now has."""
-        if state.game != self.game or state.ply < self.state.ply:
+    def update(self, state: State, server: str | None) -> None:
+        """A newer state of this game (on this server, or resumed on another): wake a
+        source waiting for a move it now has."""
+        if state.origin != self.origin:
             return
-        self.state = state
+        moved = (server, state.game) != (self.server, self.game)
+        if not moved and state.ply < self.state.ply:
+            return
+        self.rewound = state.ply < len(self._moves)
+        self.server, self.game, self.state = server, state.game, state
+        self.waiting = None
         self._moves = state_moves(state)
         self.online.update(state.online)
         for source in self._sources.values():
@@ -90,7 +145,10 @@ class GameLink:
         return self._moves[index] if index < len(self._moves) else None
 
     def play(self, index: int, move: Move) -> bool:
-        """Send the user's move; False when it could not be sent (not connected)."""
+        """Send the user's move; False when it could not be sent (not connected, or the
+        game is not playable here now)."""
+        if not self.playable:
+            return False
         return self.send(MoveMessage(game=self.game, ply=index, square=square_name(move)))
 
     def resigned(self) -> Color | None:
@@ -107,15 +165,20 @@ class OnlineSource:
     def __init__(self, link: GameLink, colour: Color, *, local: bool) -> None:
         self.link = link
         self.colour = colour
-        self.takes_local_input = local
+        self.local = local
         self._waiting: asyncio.Future[PlayResult] | None = None
         self._index = 0
+
+    @property
+    def takes_local_input(self) -> bool:
+        """The user here plays this side, and the game can be played on now."""
+        return self.local and self.link.playable
 
     @property
     def label(self) -> str:
         """The player's name; ``(away)`` while an opponent has no session."""
         name = self.link.name(self.colour)
-        away = not self.takes_local_input and not self.link.online.get(name, True)
+        away = not self.local and not self.link.online.get(name, True)
         return f"{name} (away)" if away else name
 
     def play(self, request: MoveRequest) -> asyncio.Future[PlayResult]:
@@ -128,7 +191,7 @@ class OnlineSource:
     def deliver(self) -> None:
         """Answer the pending request if the server's state has its move."""
         waiting = self._waiting
-        if waiting is None or waiting.done():
+        if waiting is None or waiting.done() or self.link.conflict is not None:
             return
         move = self.link.move_at(self._index)
         if move is not None:

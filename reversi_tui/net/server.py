@@ -10,6 +10,20 @@ open). A connection has ``hello_timeout`` to say hello and is closed after
 ``max_buffer`` is dropped, so one that never reads cannot grow the server's
 memory. ``stop`` says ``bye`` to everyone, closes the connections and waits for
 their handlers, so a graceful stop leaves no traceback.
+
+Connections are counted as they are accepted, before ``hello`` (the kernel names
+the user at once): beyond ``connections_per_user`` of one user, or
+``connections`` in all (at most half the file descriptors the process may open),
+a new connection gets one ``too_many_connections`` error and is closed, so one
+user cannot use up the server's descriptors and lock everyone else out. Each
+episode of refusals is logged twice, when it begins and when that user (or
+anyone, for a full server) is admitted again, never once per connection. Errors
+that reach the event loop (``accept`` out of descriptors, which asyncio retries
+every second) are logged in one line per episode too, without a traceback.
+
+Everything is logged through ``logging`` (the logger ``reversi_tui.net.server``):
+sessions and games at info, refusals and floods at warning. A server given
+``idle_exit`` stops by itself after that many seconds without any connection.
 """
 
 from __future__ import annotations
@@ -17,12 +31,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import logging
 import os
+import resource
 import socket
 import stat
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from reversi_tui.net import protocol
 from reversi_tui.net.discovery import ABSTRACT_NAME, describe
@@ -43,10 +60,18 @@ from reversi_tui.net.protocol import (
 )
 from reversi_tui.net.store import Store
 
-__all__ = ["ABSTRACT_NAME", "Limits", "Server", "ServerRunning"]
+__all__ = ["ABSTRACT_NAME", "TOO_MANY_CONNECTIONS", "Limits", "Server", "ServerRunning"]
 
 #: How long clients wait before coming back after a graceful stop.
 RETRY_MS: Final = 1000
+#: The error a connection gets, before ``hello``, beyond the connection limits; then closed.
+TOO_MANY_CONNECTIONS: Final = "too_many_connections"
+#: ``accept`` errors that mean no descriptor (or memory) is left: asyncio retries after 1 s.
+OUT_OF_RESOURCES: Final = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+
+logger = logging.getLogger(__name__)
+
+_LoopHandler = Callable[[asyncio.AbstractEventLoop, dict[str, Any]], object]
 
 
 @dataclass(frozen=True)
@@ -62,6 +87,16 @@ class Limits:
     max_line: int = protocol.MAX_LINE
     #: Unread bytes a client may leave queued before it is dropped.
     max_buffer: int = 256 * 1024
+    #: Connections one user may hold, welcomed or not: its sessions and a few being set up.
+    connections_per_user: int = 2 * protocol.MAX_SESSIONS_PER_USER
+    #: Connections in all; never more than half the descriptors the process may open.
+    connections: int = 1000
+
+
+def descriptor_limit() -> int:
+    """The file descriptors this process may open (the soft ``RLIMIT_NOFILE``)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return soft if soft != resource.RLIM_INFINITY else 1 << 20
 
 
 class ServerRunning(OSError):
@@ -94,7 +129,7 @@ class Connection:
         transport = writer.transport
         if transport.get_write_buffer_size() + len(line) > self.server.limits.max_buffer:
             self.dropped = True
-            self.server.log(f"{self.user}: not reading; dropped")
+            logger.warning(f"{self.user}: not reading; dropped")
             transport.abort()
             return
         writer.write(line)
@@ -121,17 +156,38 @@ class Server:
         identify: Callable[[socket.socket], str] = peer_name,
         host: str | None = None,
         limits: Limits | None = None,
-        log: Callable[[str], None] = lambda _: None,
+        idle_exit: float | None = None,
     ) -> None:
         self.limits = limits or Limits()
         self.identify = identify
-        self.log = log
-        self.hub = Hub(store, host or own_name(), log=log, defer=self._soon)
+        #: One line at info level (the Hub logs sessions and games through it).
+        self.log: Callable[[str], None] = logger.info
+        #: Stop after this many seconds without any connection (None: never).
+        self.idle_exit = idle_exit
+        #: Who runs the server, for the log (clients ask the kernel, never this).
+        self.host = host or own_name()
+        self.hub = Hub(store, log=self.log, defer=self._soon)
         self.address: str | None = None
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
         self._connections: set[Connection] = set()
         self._stopped = asyncio.Event()
+        #: Connections admitted and not yet closed, by user; and the cap on all of them.
+        self._held: Counter[str] = Counter()
+        self.max_connections = self.limits.connections
+        #: Users being refused (connections refused in this episode), and the same
+        #: for a full server (None: not full).
+        self._refusing: dict[str, int] = {}
+        self._full: int | None = None
+        #: Errors of an out-of-descriptors episode (None: none going on).
+        self._starved: int | None = None
+        self._idle: asyncio.TimerHandle | None = None
+        self._stopping: asyncio.Task[None] | None = None
+        self._previous_handler: _LoopHandler | None = None
+
+    def connections(self, user: str | None = None) -> int:
+        """The connections ``user`` holds (everyone's with None), welcomed or not."""
+        return self._held.total() if user is None else self._held[user]
 
     @staticmethod
     def _soon(callback: Callable[[], None]) -> object:
@@ -158,7 +214,7 @@ class Server:
         if not address.startswith("\0"):
             os.chmod(address, 0o666)  # every local user may connect; the kernel names them
         self.address = address
-        self.log(f"listening on {describe(address)}")
+        self._started(f"listening on {describe(address)}")
 
     async def start_on(self, listening: socket.socket) -> None:
         """Serve on a socket already listening (systemd socket activation)."""
@@ -166,13 +222,25 @@ class Server:
             self._serve, sock=listening, limit=self.limits.max_line
         )
         self.address = str(listening.getsockname())
-        self.log(f"listening on {describe(self.address)} (from systemd)")
+        self._started(f"listening on {describe(self.address)} (from systemd)")
+
+    def _started(self, listening: str) -> None:
+        """Cap the connections by the descriptors, take the loop's errors, arm idle exit."""
+        self.max_connections = max(1, min(self.limits.connections, descriptor_limit() // 2))
+        loop = asyncio.get_running_loop()
+        self._previous_handler = loop.get_exception_handler()
+        loop.set_exception_handler(self._loop_error)
+        per_user = self.limits.connections_per_user
+        self.log(f"{listening}: at most {self.max_connections} connections, {per_user} per user")
+        self._arm_idle_exit()
 
     async def wait_stopped(self) -> None:
         await self._stopped.wait()
 
     async def stop(self, reason: str = "server stopping", retry_ms: int = RETRY_MS) -> None:
         """Say ``bye`` to every connection, close them, and wait for their handlers."""
+        if self._idle is not None:
+            self._idle.cancel()
         if self._server is not None:
             self._server.close()
         bye = protocol.encode(protocol.Bye(reason=reason, retry_ms=retry_ms))
@@ -191,16 +259,62 @@ class Server:
                 os.unlink(self.address)
         self._stopped.set()
         self.log(f"stopped: {reason}")
+        if self._server is not None:
+            loop = asyncio.get_running_loop()
+            if loop.get_exception_handler() == self._loop_error:
+                loop.set_exception_handler(self._previous_handler)
+
+    # Idle exit ------------------------------------------------------------------------
+    def _arm_idle_exit(self) -> None:
+        if self.idle_exit is not None and not self._handlers and not self._stopped.is_set():
+            if self._idle is not None:
+                self._idle.cancel()
+            self._idle = asyncio.get_running_loop().call_later(self.idle_exit, self._idle_stop)
+
+    def _idle_stop(self) -> None:
+        self._idle = None
+        if self._handlers or self._stopped.is_set():
+            return
+        wait = f"{self.idle_exit:g}"
+        self.log(f"no connection for {wait} s: stopping")
+        self._stopping = asyncio.get_running_loop().create_task(self.stop(f"idle for {wait} s"))
+
+    # Errors that reach the event loop -------------------------------------------------
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """One line, never a traceback; out of descriptors: one line per episode."""
+        error = context.get("exception")
+        if isinstance(error, OSError) and error.errno in OUT_OF_RESOURCES:
+            if self._starved is None:
+                self._starved = 0
+                logger.warning(
+                    f"cannot accept connections: {error.strerror or error} "
+                    "(retrying every second; one line until it passes)"
+                )
+            self._starved += 1
+            return
+        what = str(context.get("message") or "error in the event loop")
+        if isinstance(error, BaseException):
+            what = f"{what}: {type(error).__name__}: {error}"
+        logger.error(what)
 
     # One connection ------------------------------------------------------------------
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
         self._handlers.add(task)
+        self._accepted()
         connection: Connection | None = None
+        held: str | None = None
         try:
             sock = writer.get_extra_info("socket")
             user = self.identify(sock)
+            refusal = self._admit(user)
+            if refusal is not None:
+                error = protocol.Error(code=TOO_MANY_CONNECTIONS, message=refusal)
+                writer.write(protocol.encode(error))  # one short line: the kernel takes it
+                return
+            held = user
+            self._held[user] += 1
             connection = Connection(self, writer, user)
             self._connections.add(connection)
             await self._converse(reader, connection)
@@ -215,7 +329,51 @@ class Server:
             writer.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer.wait_closed(), 1)
+            if held is not None:
+                self._held[held] -= 1
+                if not self._held[held]:
+                    del self._held[held]
             self._handlers.discard(task)
+            self._arm_idle_exit()
+
+    def _accepted(self) -> None:
+        """A connection came: no idle exit now, and accepting works (again)."""
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
+        if self._starved is not None:
+            logger.info(f"accepting connections again ({self._starved} failed accepts)")
+            self._starved = None
+
+    def _admit(self, user: str) -> str | None:
+        """None when ``user`` may hold one more connection; else why not (logged once
+        per episode: when the refusals begin, and when that user is admitted again)."""
+        per_user = self.limits.connections_per_user
+        if self._held[user] >= per_user:
+            if user not in self._refusing:
+                self._refusing[user] = 0
+                logger.warning(
+                    f"{user} holds {per_user} connections, the most one user may: "
+                    "refusing more until one closes"
+                )
+            self._refusing[user] += 1
+            return f"at most {per_user} connections per user: close one first"
+        if self.connections() >= self.max_connections:
+            if self._full is None:
+                self._full = 0
+                logger.warning(
+                    f"{self.max_connections} connections, the most the server takes: "
+                    "refusing new ones until one closes"
+                )
+            self._full += 1
+            return f"the server is full ({self.max_connections} connections): try again later"
+        if user in self._refusing:
+            refused = self._refusing.pop(user)
+            logger.info(f"{user} is admitted again ({refused} connections refused)")
+        if self._full is not None:
+            logger.info(f"accepting connections again ({self._full} refused while full)")
+            self._full = None
+        return None
 
     async def _converse(self, reader: asyncio.StreamReader, connection: Connection) -> None:
         welcomed = False

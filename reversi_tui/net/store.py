@@ -29,6 +29,7 @@ modes, and the reads and writes.
 from __future__ import annotations
 
 import os
+import secrets
 import sqlite3
 import stat
 from collections.abc import Callable, Iterator
@@ -84,7 +85,8 @@ class StoredChallenge:
 @dataclass(frozen=True)
 class StoredGame:
     """An online game: its players, its moves (squares 0-63 in order; passes are not
-    stored, the engine forces them on replay) and how it stands. Times are aware, UTC."""
+    stored, the engine forces them on replay) and how it stands. Times are aware, UTC;
+    ``created`` is when the game began, on this server or the one it was resumed from."""
 
     id: int
     black: str
@@ -95,6 +97,10 @@ class StoredGame:
     finished: bool
     created: datetime
     updated: datetime
+    #: ``SERVER:GAME`` where the game began (see ``protocol.Origin``).
+    origin: str = ""
+    #: Why the game was set aside (its moves do not replay), or None.
+    set_aside: str | None = None
 
 
 class Store(Protocol):
@@ -104,6 +110,11 @@ class Store(Protocol):
     and synchronous: the server makes them from its event loop.
     """
 
+    @property
+    def server_id(self) -> str:
+        """A random identity made with the store: games are known by it and their number."""
+        ...
+
     def create_challenge(self, challenger: str, target: str, color: str) -> StoredChallenge: ...
 
     def pending_challenges(self) -> list[StoredChallenge]: ...
@@ -112,9 +123,27 @@ class Store(Protocol):
         """Close a challenge; True if it was pending."""
         ...
 
-    def create_game(self, black: str, white: str, *, challenge_id: int | None = None) -> StoredGame:
-        """A new game; the challenge it answers (which must be pending) closes with it."""
+    def create_game(
+        self,
+        black: str,
+        white: str,
+        *,
+        challenge_id: int | None = None,
+        origin: str | None = None,
+        started: datetime | None = None,
+        moves: tuple[int, ...] = (),
+    ) -> StoredGame:
+        """A new game; the challenge it answers (which must be pending) closes with it.
+        A game resumed from another server keeps its ``origin``, start and moves."""
         ...
+
+    def set_aside(self, game_id: int, reason: str) -> None:
+        """Keep a game that cannot be played (its moves do not replay) out of play."""
+        ...
+
+    def game_by_origin(self, origin: str) -> StoredGame | None: ...
+
+    def set_aside_games(self) -> list[StoredGame]: ...
 
     def append_move(self, game_id: int, ply: int, square: int) -> None:
         """Commit the move after ``ply`` moves; ``StaleMove`` if that ply is taken."""
@@ -176,8 +205,22 @@ def _create_v1(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def _create_v2(db: sqlite3.Connection) -> None:
+    """Version 2: the store's random identity, games' origins and games set aside.
+
+    ``meta`` holds ``server_id``. A game resumed from another server keeps the
+    ``origin`` it began with (NULL: it began here, as ``SERVER:ID``); ``set_aside``
+    says why a game whose moves do not replay is kept out of play.
+    """
+    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    db.execute("INSERT INTO meta (key, value) VALUES ('server_id', ?)", (secrets.token_hex(8),))
+    db.execute("ALTER TABLE games ADD COLUMN origin TEXT")
+    db.execute("ALTER TABLE games ADD COLUMN set_aside TEXT")
+    db.execute("CREATE INDEX games_origin ON games (origin) WHERE origin IS NOT NULL")
+
+
 #: ``MIGRATIONS[n]`` takes the schema from version n to n + 1; the last gives the current one.
-MIGRATIONS: Final[list[Callable[[sqlite3.Connection], None]]] = [_create_v1]
+MIGRATIONS: Final[list[Callable[[sqlite3.Connection], None]]] = [_create_v1, _create_v2]
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
 
@@ -215,6 +258,17 @@ class SqliteStore(SqliteFile):
 
     def _checked(self, db: sqlite3.Connection) -> None:
         self._private_file()
+
+    @property
+    def server_id(self) -> str:
+        """The store's random identity (made with it, kept for its life)."""
+        if not hasattr(self, "_server_id"):
+            with self._reading() as db:
+                row = db.execute("SELECT value FROM meta WHERE key = 'server_id'").fetchone()
+            if row is None:
+                raise StoreError(f"the game store {self.path} has no identity")
+            self._server_id = str(row[0])
+        return self._server_id
 
     def _private_directory(self) -> None:
         """The store's directory: made 0700 if missing; one open to others is refused."""
@@ -281,19 +335,49 @@ class SqliteStore(SqliteFile):
             closed = _close_challenge(db, challenge_id, _now())
         return closed
 
-    def create_game(self, black: str, white: str, *, challenge_id: int | None = None) -> StoredGame:
+    def create_game(
+        self,
+        black: str,
+        white: str,
+        *,
+        challenge_id: int | None = None,
+        origin: str | None = None,
+        started: datetime | None = None,
+        moves: tuple[int, ...] = (),
+    ) -> StoredGame:
         now = _now()
+        created = now if started is None else started.astimezone(UTC).isoformat()
         with self._writing() as db:
             if challenge_id is not None and not _close_challenge(db, challenge_id, now):
                 raise StoreError(f"challenge {challenge_id} is not pending")
             cursor = db.execute(
-                "INSERT INTO games (black, white, challenge, created, updated)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (black, white, challenge_id, now, now),
+                "INSERT INTO games (black, white, challenge, created, updated, origin)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (black, white, challenge_id, created, now, origin),
             )
-        assert cursor.lastrowid is not None
-        moment = datetime.fromisoformat(now)
-        return StoredGame(cursor.lastrowid, black, white, (), None, False, moment, moment)
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            for ply, square in enumerate(moves):
+                _append(db, game_id, ply, square, now)
+        return StoredGame(
+            game_id,
+            black,
+            white,
+            tuple(moves),
+            None,
+            False,
+            datetime.fromisoformat(created),
+            datetime.fromisoformat(now),
+            origin or f"{self.server_id}:{game_id}",
+        )
+
+    def set_aside(self, game_id: int, reason: str) -> None:
+        """Keep the game (and its moves) but out of play, saying why."""
+        with self._writing() as db:
+            db.execute(
+                "UPDATE games SET set_aside = ?, updated = ? WHERE id = ?",
+                (reason[:500], _now(), game_id),
+            )
 
     def append_move(self, game_id: int, ply: int, square: int) -> None:
         """Commit ``square`` as move ``ply`` (the moves before it) of the game.
@@ -353,17 +437,36 @@ class SqliteStore(SqliteFile):
             ]
 
     def game(self, game_id: int) -> StoredGame | None:
+        if not 0 <= game_id < 2**63:  # SQLite's integers: no such game, not an OverflowError
+            return None
         found = self._games("WHERE id = ?", (game_id,))
         return found[0] if found else None
 
+    def game_by_origin(self, origin: str) -> StoredGame | None:
+        """The game that began as ``origin``: resumed here, or begun here."""
+        server, _, number = origin.rpartition(":")
+        if server == self.server_id and number.isdigit():
+            found = self.game(int(number))
+            if found is not None and found.origin == origin and found.set_aside is None:
+                return found
+        playable = [g for g in self._games("WHERE origin = ?", (origin,)) if g.set_aside is None]
+        return playable[-1] if playable else None
+
     def games(self, *, unfinished_only: bool = False) -> list[StoredGame]:
-        return self._games("WHERE NOT finished" if unfinished_only else "", ())
+        """Every game, or those in play (unfinished and not set aside)."""
+        return self._games(
+            "WHERE NOT finished AND set_aside IS NULL" if unfinished_only else "", ()
+        )
+
+    def set_aside_games(self) -> list[StoredGame]:
+        return self._games("WHERE set_aside IS NOT NULL AND NOT finished", ())
 
     def _games(self, where: str, args: tuple[object, ...]) -> list[StoredGame]:
+        server_id = self.server_id
         with self._reading() as db:
             rows = db.execute(
-                "SELECT id, black, white, resigned, finished, created, updated FROM games "
-                f"{where} ORDER BY id",
+                "SELECT id, black, white, resigned, finished, created, updated, origin,"
+                f" set_aside FROM games {where} ORDER BY id",
                 args,
             ).fetchall()
             moves: dict[int, list[int]] = {row[0]: [] for row in rows}
@@ -383,6 +486,8 @@ class SqliteStore(SqliteFile):
                     finished=bool(row[4]),
                     created=datetime.fromisoformat(row[5]),
                     updated=datetime.fromisoformat(row[6]),
+                    origin=row[7] or f"{server_id}:{row[0]}",
+                    set_aside=row[8],
                 )
                 for row in rows
             ]

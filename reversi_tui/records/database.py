@@ -111,8 +111,15 @@ def _create_v1(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX games_white ON games (white_name, ended)")
 
 
+def _create_v2(db: sqlite3.Connection) -> None:
+    """Version 2: ``source``, a game's identity where it was played (an online game's
+    origin), so that a game seen by several clients or reconnections is kept once."""
+    db.execute("ALTER TABLE games ADD COLUMN source TEXT")
+    db.execute("CREATE UNIQUE INDEX games_source ON games (source) WHERE source IS NOT NULL")
+
+
 #: ``MIGRATIONS[n]`` takes the schema from version n to n + 1; the last gives the current one.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_v1]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_v1, _create_v2]
 
 
 def schema_version() -> int:
@@ -252,19 +259,38 @@ class RecordsDatabase(SqliteFile):
         return DatabaseError(f"the records database {self.path} cannot be used ({error})")
 
     # Reading and writing ------------------------------------------------------------------
-    def add(self, record: GameRecord, black_name: str, white_name: str) -> int:
-        """Record a finished game; its row id. ``DatabaseError`` for an unfinished one."""
+    def add(
+        self, record: GameRecord, black_name: str, white_name: str, *, source: str | None = None
+    ) -> int:
+        """Record a finished game; its row id. ``DatabaseError`` for an unfinished one.
+
+        ``source`` names the game where it was played (an online game's origin): a game
+        with a source already recorded is not added again, and the first row's id is
+        returned.
+        """
         row = _row_of(record, black_name, white_name)
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                cursor = self._db.execute(_INSERT, row)
+                known = None
+                if source is not None:
+                    known = self._db.execute(
+                        "SELECT id FROM games WHERE source = ?", (source,)
+                    ).fetchone()
+                if known is None:
+                    cursor = self._db.execute(_INSERT, row)
+                    if source is not None:
+                        self._db.execute(
+                            "UPDATE games SET source = ? WHERE id = ?", (source, cursor.lastrowid)
+                        )
                 self._db.execute("COMMIT")
             except BaseException:
                 roll_back(self._db)
                 raise
         except sqlite3.Error as error:
             raise self._failed(error) from None
+        if known is not None:
+            return int(known[0])
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 

@@ -178,9 +178,16 @@ class GameKeeper:
             except StorageError as error:
                 self._problem(str(error))
 
-    def add_record(self, record: GameRecord, names: dict[Color, str] | None = None) -> None:
+    def add_record(
+        self,
+        record: GameRecord,
+        names: dict[Color, str] | None = None,
+        *,
+        source: str | None = None,
+    ) -> None:
         """Write a finished game to the records database; ``names`` are the players'
-        (an online game's user names), else a person here is this user."""
+        (an online game's user names), else a person here is this user. A game with a
+        ``source`` (an online game's origin) is recorded once, however often it is seen."""
         if self.places is None:
             return
         if names is None:
@@ -194,7 +201,7 @@ class GameKeeper:
         try:
             for problem in database.problems:
                 self._problem(problem)
-            database.add(record, names[Color.BLACK], names[Color.WHITE])
+            database.add(record, names[Color.BLACK], names[Color.WHITE], source=source)
         except (StorageError, DatabaseError) as error:
             self._problem(f"the game was not recorded: {error}")
         finally:

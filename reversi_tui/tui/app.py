@@ -7,6 +7,7 @@ app only decides what the terminal shows and how it looks.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
@@ -19,7 +20,7 @@ from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.theme import Theme
 
-from reversi_tui.engine import Game
+from reversi_tui.engine import Color, Game
 from reversi_tui.match import MatchSettings
 from reversi_tui.match.sources import SourceFactory
 from reversi_tui.players import make_source
@@ -39,6 +40,7 @@ from reversi_tui.tui.ascii import (
 from reversi_tui.tui.commands import GameCommands
 from reversi_tui.tui.input import guard_option_list_paging, input_driver
 from reversi_tui.tui.palette import open_palette, open_theme_picker
+from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game import GameScreen
 from reversi_tui.tui.screens.help import HelpScreen
 from reversi_tui.tui.screens.resume import ResumeScreen
@@ -50,6 +52,8 @@ from reversi_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 
 if TYPE_CHECKING:
     from reversi_tui.net.online import OnlineSession
+    from reversi_tui.net.protocol import State
+    from reversi_tui.net.trust import Owner
 
 
 class ReversiApp(App[int]):
@@ -171,7 +175,13 @@ class ReversiApp(App[int]):
             return
         session = self.online
         if session is None:
-            session = self.online = OnlineSession.connect(socket)
+            places = None if self.keeper is None else self.keeper.places
+            session = self.online = OnlineSession.connect(
+                socket,
+                data_dir=None if places is None else places.data,
+                ask=self._ask_about_server,
+                recorder=self._record_online,
+            )
             self.run_worker(self._stay_connected(session), group="online", exit_on_error=False)
 
         def left(_: object) -> None:
@@ -187,8 +197,40 @@ class ReversiApp(App[int]):
         try:
             await session.client.run()
         except ClientStopped as error:
-            session.set_status(f"The server refused this client: {error}")
+            session.set_status(f"Not connected: {error}.")
             self.notify(str(error), title="Online play", severity="error", markup=False)
+
+    def reconnect_online(self) -> None:
+        """After the player refused a server (or it refused us): ask again, connect again."""
+        session = self.online
+        if session is None or not session.client.stopped:
+            return
+        session.forget_refusal()
+        session.client.restart()
+        self.run_worker(self._stay_connected(session), group="online", exit_on_error=False)
+
+    async def _ask_about_server(self, owner: Owner, warning: str) -> bool:
+        """Whether to use a server run by another user: a dialog, "No" focused."""
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        def answered(yes: bool | None) -> None:
+            if not answer.done():
+                answer.set_result(bool(yes))
+
+        screen = ConfirmScreen(
+            f"A server run by {owner.name}", warning + " Use this server?", "Use it", "Don't"
+        )
+        self.push_screen(screen, answered)
+        return bool(await answer)
+
+    def _record_online(self, state: State) -> None:
+        """A finished online game of the player's, into their records once."""
+        from reversi_tui.net.remote import record_of
+
+        if self.keeper is None:
+            return
+        names = {Color.BLACK: state.black, Color.WHITE: state.white}
+        self.keeper.add_record(record_of(state), names, source=state.origin)
 
     def _resume_chosen(self, item: Resumable | None) -> None:
         if item is not None:

@@ -26,6 +26,7 @@ from reversi_tui.net.discovery import (
     describe,
     trusted_system_socket,
 )
+from reversi_tui.net.trust import Owner
 
 WAIT = 10.0
 
@@ -37,7 +38,7 @@ class FakeServer:
         self.connections: asyncio.Queue[asyncio.StreamWriter] = asyncio.Queue()
         self.hellos = 0
         self.reply_to_hello: Callable[[], protocol.ServerMessage] = lambda: protocol.Welcome(
-            version=1, user="ann", host="root", games=[], challenges=[]
+            version=2, user="ann", server="s1", games=[], challenges=[]
         )
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -163,7 +164,8 @@ async def test_hello_then_welcome_then_messages(fake: tuple[FakeServer, str]) ->
     running = asyncio.create_task(client.run())
     welcome = await seen.next(protocol.Welcome)
     assert isinstance(welcome, protocol.Welcome) and welcome.user == "ann"
-    assert client.connected and client.host == "root"
+    assert client.connected and client.server == "s1"
+    assert client.owner is not None and client.owner.uid == os.getuid()
     assert client.send(protocol.Ping(id=7))
     pong = await seen.next(protocol.Pong)
     assert isinstance(pong, protocol.Pong) and pong.re == 7
@@ -236,8 +238,8 @@ def test_only_the_last_host_restarts_a_dead_server_at_once() -> None:
     seen = Recorder()
     client = Client(seen.message, seen.status, socket="/nowhere")
     assert client._may_start(0)  # never connected: start one if nobody answers
-    client.user, client.host = "ann", "bob"  # bob's server (and bob's data) died
+    client.user, client.owner = "ann", Owner(os.getuid() + 1, "bob")  # bob's server died
     assert not client._may_start(0) and not client._may_start(3)
     assert client._may_start(4)  # bob did not come back: ann starts one
-    client.host = "ann"
+    client.owner = Owner(os.getuid(), "ann")
     assert client._may_start(0)

@@ -3,6 +3,7 @@ from the engine, and docs/protocol.md kept true to it."""
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from pathlib import Path
@@ -12,11 +13,13 @@ import pytest
 from reversi_tui.engine import Color, Game
 from reversi_tui.net import protocol as p
 
+state_of = functools.partial(p.state_of, origin="s1:1", started="2026-11-26T08:00:00+00:00")
+
 DOC = Path(__file__).parents[2] / "docs" / "protocol.md"
 
 CLIENT = [
-    p.Hello(version=1, id=1),
-    p.Hello(version=1, user="ann", id="x"),
+    p.Hello(version=2, id=1),
+    p.Hello(version=2, user="ann", id="x"),
     p.Ping(),
     p.LobbyRequest(id=3),
     p.Wait(on=True),
@@ -31,14 +34,14 @@ CLIENT = [
     p.ChatRequest(text="hi", game=None),
 ]
 SERVER = [
-    p.Welcome(version=1, user="ann", host="h", games=[], challenges=[], re=1),
+    p.Welcome(version=2, user="ann", server="s1", games=[], challenges=[], re=1),
     p.Pong(re="x"),
     p.LobbyReply(players=[p.PlayerInfo(user="a", waiting=True, playing=False)], games=[]),
     p.Presence(user="a", online=False, waiting=False),
     p.ChallengeSent(challenge=1, to="b", color="white"),
     p.Challenged(challenge=1, from_="a", color="black"),
     p.ChallengeClosed(challenge=1, reason="declined"),
-    p.state_of(1, "a", "b", Game()),
+    state_of(1, "a", "b", Game()),
     p.ChatMessage(from_="a", game=None, text="hi"),
     p.Bye(reason="stop", retry_ms=500),
     p.Error(code="stale_ply", message="m", expected=3, re=2),
@@ -79,7 +82,7 @@ def test_defaults_are_not_written_and_from_is_spelt_from() -> None:
         (b'{"type": "challenge", "to": "b", "color": "green"}', "bad_message", None),
         (b'{"type": "chat", "text": "' + b"x" * 201 + b'"}', "bad_message", None),
         (b'{"type": "ping", "id": true}', "bad_message", None),
-        (b'{"type": "hello", "version": 1}' + b" " * 4096, "too_large", None),
+        (b'{"type": "hello", "version": 2}' + b" " * 4096, "too_large", None),
     ],
 )
 def test_bad_lines_are_classified(line: bytes, code: str, re: object) -> None:
@@ -98,7 +101,7 @@ def test_a_state_counts_moves_not_passes() -> None:
             game.play(rng.choice(game.legal_moves))
         if any(m < 0 for m in game.moves):
             break
-    state = p.state_of(3, "a", "b", game)
+    state = state_of(3, "a", "b", game)
     squares = [m for m in game.moves if m >= 0]
     assert state.ply == len(squares) == len(state.moves) // 2
     assert state.status == "finished" and state.turn is None
@@ -110,7 +113,7 @@ def test_a_state_counts_moves_not_passes() -> None:
 
 def test_a_resignation_gives_every_empty_square_to_the_winner() -> None:
     game = Game()
-    state = p.state_of(1, "a", "b", game, resigned=Color.BLACK)
+    state = state_of(1, "a", "b", game, resigned=Color.BLACK)
     assert state.status == "finished" and state.turn is None
     assert state.result == p.GameResult(
         winner="white", black=2, white=2, score=(2, 62), reason="resign"

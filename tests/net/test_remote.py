@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 from collections.abc import Callable
 
@@ -12,6 +13,7 @@ from reversi_tui.match.sources import MoveSource
 from reversi_tui.net import protocol
 from reversi_tui.net.remote import GameLink, moves_played
 
+state_of = functools.partial(protocol.state_of, origin="s1:9", started="2026-11-26T08:00:00+00:00")
 WAIT = 5.0
 
 
@@ -30,7 +32,7 @@ class Server:
         return True
 
     def state(self, *, resigned: Color | None = None) -> protocol.State:
-        return protocol.state_of(9, "ann", "bob", self.game, resigned=resigned)
+        return state_of(9, "ann", "bob", self.game, resigned=resigned)
 
 
 def online_match(link: GameLink, game: Game | None = None) -> Match:
@@ -57,7 +59,7 @@ def test_moves_played_counts_discs_not_passes() -> None:
 
 def test_an_online_source_is_a_move_source() -> None:
     server = Server()
-    link = GameLink(server.state(), "ann", server.send)
+    link = GameLink(server.state(), "ann", server.send, "s1")
     source: MoveSource = link.source(Color.BLACK)
     assert source.takes_local_input and source.label == "ann"
     assert not link.source(Color.WHITE).takes_local_input
@@ -66,7 +68,7 @@ def test_an_online_source_is_a_move_source() -> None:
 
 async def test_my_key_is_sent_and_played_only_when_the_server_says_so() -> None:
     server = Server()
-    link = GameLink(server.state(), "ann", server.send)
+    link = GameLink(server.state(), "ann", server.send, "s1")
     match = online_match(link)
     running = asyncio.create_task(match.run())
     await until(lambda: match.state == "awaiting", "asked")
@@ -74,11 +76,11 @@ async def test_my_key_is_sent_and_played_only_when_the_server_says_so() -> None:
     assert server.sent == [protocol.MoveRequest(game=9, ply=0, square="f5")]
     assert match.game.moves == []  # not on the board until the server commits it
     server.game.play(parse_square("f5"))
-    link.update(server.state())
+    link.update(server.state(), "s1")
     await until(lambda: len(match.game.moves) == 1, "played")
     # bob answers on his terminal; the state brings it
     server.game.play(parse_square("d6"))
-    link.update(server.state())
+    link.update(server.state(), "s1")
     await until(lambda: len(match.game.moves) == 2, "answered")
     assert match.offer(parse_square("a1")) != ""  # illegal: refused here, nothing sent
     assert len(server.sent) == 1
@@ -89,7 +91,7 @@ async def test_my_key_is_sent_and_played_only_when_the_server_says_so() -> None:
 async def test_not_connected_sends_nothing() -> None:
     server = Server()
     server.connected = False
-    link = GameLink(server.state(), "ann", server.send)
+    link = GameLink(server.state(), "ann", server.send, "s1")
     match = online_match(link)
     running = asyncio.create_task(match.run())
     await until(lambda: match.state == "awaiting", "asked")
@@ -101,14 +103,14 @@ async def test_not_connected_sends_nothing() -> None:
 
 async def test_a_watcher_follows_a_whole_game_with_passes() -> None:
     server = Server()
-    link = GameLink(server.state(), None, server.send)
+    link = GameLink(server.state(), None, server.send, "s1")
     assert link.my_colour is None
     match = online_match(link)
     running = asyncio.create_task(match.run())
     rng = random.Random(3)
     while not server.game.is_over:
         server.game.play(rng.choice(server.game.legal_moves))
-        link.update(server.state())
+        link.update(server.state(), "s1")
     await asyncio.wait_for(running, WAIT)
     assert match.game.plies == server.game.plies  # passes forced alike on both sides
     assert server.sent == []
@@ -118,7 +120,7 @@ async def test_resuming_picks_up_from_the_moves_already_on_the_board() -> None:
     server = Server()
     for move in ("f5", "d6", "c3", "d3"):
         server.game.play(parse_square(move))
-    link = GameLink(server.state(), "ann", server.send)
+    link = GameLink(server.state(), "ann", server.send, "s1")
     local = Game.from_moves(None, server.game.moves)
     match = online_match(link, local)
     running = asyncio.create_task(match.run())
@@ -132,9 +134,9 @@ async def test_resuming_picks_up_from_the_moves_already_on_the_board() -> None:
 def test_a_resignation_names_the_side_that_resigned() -> None:
     server = Server()
     server.game.play(parse_square("f5"))
-    link = GameLink(server.state(), "ann", server.send)
+    link = GameLink(server.state(), "ann", server.send, "s1")
     assert link.resigned() is None
-    link.update(server.state(resigned=Color.WHITE))
+    link.update(server.state(resigned=Color.WHITE), "s1")
     assert link.resigned() is Color.WHITE
     assert square_name(link.move_at(0) or 0) == "f5"
 
@@ -142,17 +144,17 @@ def test_a_resignation_names_the_side_that_resigned() -> None:
 def test_an_older_or_foreign_state_is_ignored() -> None:
     server = Server()
     server.game.play(parse_square("f5"))
-    link = GameLink(server.state(), "ann", server.send)
-    link.update(protocol.state_of(9, "ann", "bob", Game()))  # older
+    link = GameLink(server.state(), "ann", server.send, "s1")
+    link.update(state_of(9, "ann", "bob", Game()), "s1")  # older
     assert link.state.ply == 1
-    link.update(protocol.state_of(10, "ann", "bob", Game()))  # another game
+    link.update(state_of(10, "ann", "bob", Game(), origin="s1:10"), "s1")  # another game
     assert link.state.game == 9
 
 
 def test_an_opponent_without_a_session_is_shown_away() -> None:
     server = Server()
-    state = protocol.state_of(9, "ann", "bob", Game(), online={"ann": True, "bob": False})
-    link = GameLink(state, "ann", server.send)
+    state = state_of(9, "ann", "bob", Game(), online={"ann": True, "bob": False})
+    link = GameLink(state, "ann", server.send, "s1")
     assert link.source(Color.WHITE).label == "bob (away)"  # the state says bob is offline
     link.set_online("bob", True)
     assert link.source(Color.WHITE).label == "bob"

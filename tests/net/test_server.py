@@ -48,13 +48,14 @@ async def play(client: Client, game: int, ply: int, square: str) -> dict[str, An
 # --- the conversation -------------------------------------------------------------------
 
 
-async def test_hello_first_then_welcome_names_the_host(online: Any) -> None:
+async def test_hello_first_then_welcome_names_the_store_not_its_owner(online: Any) -> None:
     setup: Setup = await online()
     client = await setup.connect("ann")
     client.send(type="ping", id=1)
     await client.error("hello_first")  # and the connection stays
     welcome = await client.hello()
-    assert welcome["user"] == "ann" and welcome["host"] == "hosty"
+    assert welcome["user"] == "ann" and welcome["server"] == setup.server.hub.server_id
+    assert "host" not in welcome  # who runs it is the kernel's word, not the server's
     assert welcome["games"] == [] and welcome["challenges"] == []
     client.send(type="ping", id=2)
     assert (await client.expect("pong"))["re"] == 2
@@ -96,7 +97,7 @@ async def test_a_line_over_the_limit_is_too_large_and_closes(online: Any) -> Non
 async def test_a_hello_claiming_another_user_is_refused_and_closed(online: Any) -> None:
     setup: Setup = await online()
     client = await setup.connect("ann")
-    client.send(type="hello", version=1, user="bob")
+    client.send(type="hello", version=2, user="bob")
     await client.error("identity_mismatch")
     assert await client.closed()
 
@@ -104,8 +105,8 @@ async def test_a_hello_claiming_another_user_is_refused_and_closed(online: Any) 
 async def test_another_version_is_refused_and_closed(online: Any) -> None:
     setup: Setup = await online()
     client = await setup.connect("ann")
-    client.send(type="hello", version=2)
-    await client.error("version_unsupported")
+    client.send(type="hello", version=1)
+    assert "version 2" in (await client.error("version_unsupported"))["message"]
     assert await client.closed()
 
 
@@ -113,7 +114,7 @@ async def test_a_fifth_session_of_one_user_is_refused(online: Any) -> None:
     setup: Setup = await online()
     sessions = [await setup.login("ann") for _ in range(4)]
     fifth = await setup.connect("ann")
-    fifth.send(type="hello", version=1)
+    fifth.send(type="hello", version=2)
     await fifth.error("too_many_sessions")
     assert await fifth.closed()
     sessions[0].send(type="ping", id=1)
@@ -285,7 +286,7 @@ async def test_a_whole_game_to_the_end_with_passes_and_the_result(online: Any) -
     assert (result["black"], result["white"]) == (outcome.black, outcome.white)
     assert tuple(result["score"]) == outcome.final_score and result["reason"] == "end"
     ann.send(type="move", game=game, ply=60, square="a1")
-    await ann.error("no_such_game")  # a finished game is no longer in progress
+    await ann.error("game_over")  # the documented order: the game exists, and is over
 
 
 async def test_resign_for_someone_else_is_refused_and_ones_own_ends_the_game(
@@ -303,7 +304,7 @@ async def test_resign_for_someone_else_is_refused_and_ones_own_ends_the_game(
     assert state["result"]["reason"] == "resign"
     assert sum(state["result"]["score"]) == 64  # every empty square to the winner
     bob.send(type="resign", game=game)
-    await bob.error("no_such_game")
+    await bob.error("game_over")
 
 
 async def test_chat_goes_to_the_games_audience_as_clean_text(online: Any) -> None:
@@ -359,7 +360,7 @@ async def test_disconnect_and_reconnect_resumes_the_game(online: Any) -> None:
     assert state["moves"] == "d3c5"
 
 
-async def test_a_restart_keeps_games_challenges_and_every_acknowledged_move(
+async def test_a_restart_keeps_games_and_every_acknowledged_move_and_ends_challenges(
     online: Any, tmp_path: Path
 ) -> None:
     setup: Setup = await online()
@@ -367,14 +368,17 @@ async def test_a_restart_keeps_games_challenges_and_every_acknowledged_move(
     await play(ann, game, 0, "d3")
     await play(bob, game, 1, "c5")
     ann.send(type="challenge", to="bob", color="white")
-    pending = (await ann.expect("challenge_sent"))["challenge"]
+    await ann.expect("challenge_sent")
+    server_id = setup.server.hub.server_id
     await setup.server.stop("restart")
     assert (await ann.expect("bye"))["reason"] == "restart"
     again: Setup = await online()
     ann = await again.connect("ann")
     welcome = await ann.hello()
+    assert welcome["server"] == server_id  # the same store: the same identity
     assert welcome["games"][0]["moves"] == "d3c5"
-    assert [c["challenge"] for c in welcome["challenges"]] == [pending]
+    assert welcome["games"][0]["origin"] == f"{server_id}:{game}"
+    assert welcome["challenges"] == []  # a challenge lives with its challenger's session
 
 
 async def test_a_graceful_stop_says_bye_and_removes_the_socket(online: Any) -> None:

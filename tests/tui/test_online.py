@@ -92,7 +92,7 @@ async def test_lobby_challenge_game_and_its_keys(
     app = online_app(path, keeper)
     async with app.run_test(size=(100, 30)) as pilot:
         lobby, bob = await lobby_with_bob(app, pilot, path)
-        assert "server of hosty" in str(lobby.query_one("#title").render())
+        assert "your own server" in str(lobby.query_one("#title").render())  # the kernel's word
 
         # bob challenges ann, as Black; y accepts
         bob.send(type="challenge", to="ann", color="black", id="c")

@@ -1,12 +1,18 @@
 """The lobby: who is online, the games in progress, challenges in and out.
 
 Enter on a player challenges them (after choosing a colour); Enter on a game
-resumes it when it is yours and watches it otherwise. ``t`` says you are looking
-for a game, ``r`` refreshes, ``q`` leaves. An incoming challenge opens a dialog
-at once; an accepted one opens the game for both players.
+resumes it when it is yours and watches it otherwise; a game of yours the server
+does not hold yet is listed with where its resumption stands. Every challenge to
+you and from you is listed: Enter answers one to you, ``d`` declines it, ``x``
+cancels yours. ``t`` says you are looking for a game, ``r`` refreshes (and, after
+you refused a server, asks again), ``q`` leaves. A new challenge opens a dialog at
+once; an accepted one opens the game for both players. The header names who runs
+the server, as the kernel says.
 """
 
 from __future__ import annotations
+
+import os
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,6 +24,7 @@ from textual.widgets import DataTable, Static
 from reversi_tui.net import protocol
 from reversi_tui.net.online import Notice, OnlineSession
 from reversi_tui.net.protocol import ChallengeColor
+from reversi_tui.net.remote import GameLink
 from reversi_tui.tui.screens.challenge import ChallengedScreen, ColourScreen
 from reversi_tui.tui.screens.confirm import dismiss_once
 from reversi_tui.tui.screens.online_game import OnlineGameScreen
@@ -35,13 +42,14 @@ class LobbyScreen(Screen[None]):
     LobbyScreen .heading { text-style: bold; color: $accent; margin-top: 1; }
     LobbyScreen #players { height: auto; max-height: 8; }
     LobbyScreen #games { height: auto; max-height: 8; }
-    LobbyScreen #challenges { color: $text-warning; }
+    LobbyScreen #challenges { height: auto; max-height: 6; }
     LobbyScreen #status { color: $text-muted; margin-top: 1; }
     """
     BINDINGS = [
         # Over the tables' own Enter, so the footer shows it (the tables would hide it).
         Binding("enter", "choose", "Challenge/Watch", key_display="Enter", priority=True),
         Binding("t", "toggle_waiting", "Want a game"),
+        Binding("d", "decline", "Decline", show=False),
         Binding("x", "cancel_challenges", "Cancel challenges", show=False),
         Binding("r", "refresh", "Refresh"),
         Binding("q,escape", "leave", "Leave"),
@@ -53,7 +61,7 @@ class LobbyScreen(Screen[None]):
         self.advisor = advisor
         self.glyphs = glyphs
         self._watching: set[int] = set()
-        self._open_game: int | None = None
+        self._open_game: str | None = None
         self._ready = False  # the tables have their columns
         self._unsubscribe = session.subscribe(self._on_session)
 
@@ -66,7 +74,11 @@ class LobbyScreen(Screen[None]):
                 "Games in progress: Enter watches one, or resumes yours", classes="heading"
             )
             yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
-            yield Static("", id="challenges", markup=False)
+            yield Static(
+                "Challenges: Enter answers one to you, d declines it, x cancels yours",
+                classes="heading",
+            )
+            yield DataTable(id="challenges", cursor_type="row", zebra_stripes=True)
             yield Static(self.session.status, id="status", markup=False)
         yield KeyFooter()
 
@@ -76,8 +88,9 @@ class LobbyScreen(Screen[None]):
         try:
             self.query_one("#players", DataTable).add_columns("Player", "Status")
             self.query_one("#games", DataTable).add_columns(
-                "Game", "Black", "White", "Move", "Watching"
+                "Game", "Black", "White", "Move", "Status"
             )
+            self.query_one("#challenges", DataTable).add_columns("From", "To", "Colours")
         except NoMatches:
             return
         self._ready = True
@@ -100,10 +113,11 @@ class LobbyScreen(Screen[None]):
     def _draw_now(self) -> None:
         session, picture = self.session, self.session.picture
         me = session.user
-        host = session.client.host
+        owner = session.client.owner
         title = f"Online as {me}" if me else "Online: connecting"
-        if host:
-            title += f" · server of {host}"
+        if owner is not None:
+            own = owner.uid == os.getuid()
+            title += " · your own server" if own else f" · server of {owner}"
         if picture.waiting:
             title += " · looking for a game"
         self.query_one("#title", Static).update(title)
@@ -117,13 +131,23 @@ class LobbyScreen(Screen[None]):
         for game in picture.games:
             mine = " (yours)" if me in (game.black, game.white) else ""
             cells = (f"{game.game}{mine}", game.black, game.white, str(game.ply + 1))
-            rows.append((str(game.game), (*cells, str(game.spectators))))
+            rows.append((str(game.game), (*cells, f"{game.spectators} watching")))
+        for origin, (copy, stands) in picture.resuming.items():
+            move = str(len(copy.moves) // 2 + 1)
+            rows.append((_RESUME + origin, ("yours", copy.black, copy.white, move, stands)))
         _refill(self.query_one("#games", DataTable), rows)
-        lines = []
-        for challenge in picture.challenges.values():
-            if challenge.from_ == me:
-                lines.append(f"You challenged {challenge.to}: waiting for an answer (x cancels).")
-        self.query_one("#challenges", Static).update("\n".join(lines))
+        rows = []
+        for number, challenge in sorted(picture.challenges.items()):
+            sender = "you" if challenge.from_ == me else challenge.from_
+            target = "you" if challenge.to == me else challenge.to
+            verb = "play" if sender == "you" else "plays"
+            words = (
+                "random colours"
+                if challenge.color == "random"
+                else f"{sender} {verb} {challenge.color}"
+            )
+            rows.append((str(number), (sender, target, words)))
+        _refill(self.query_one("#challenges", DataTable), rows)
         self.query_one("#status", Static).update(session.status)
 
     # Messages from the server ------------------------------------------------------
@@ -164,10 +188,14 @@ class LobbyScreen(Screen[None]):
             self._show_game(state.game)
 
     def _show_game(self, game: int) -> None:
-        link = self.session.links.get(game)
-        if link is None or self._open_game == game or not self.is_current:
+        link = self.session.link_for_game(game)
+        if link is not None:
+            self._show_link(link)
+
+    def _show_link(self, link: GameLink) -> None:
+        if self._open_game == link.origin or not self.is_current:
             return
-        self._open_game = game
+        self._open_game = link.origin
         screen = OnlineGameScreen(self.session, link, self.advisor, glyphs=self.glyphs)
         self.app.push_screen(screen, lambda _: self._closed_game())
 
@@ -182,6 +210,8 @@ class LobbyScreen(Screen[None]):
         focused = self.focused
         if isinstance(focused, DataTable) and focused.id == "games":
             self._choose_game(focused)
+        elif isinstance(focused, DataTable) and focused.id == "challenges":
+            self._choose_challenge(focused)
         else:
             self._choose_player(self.query_one("#players", DataTable))
 
@@ -206,19 +236,58 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(ColourScreen(user), chosen)
 
     def _choose_game(self, table: DataTable[object]) -> None:
-        games = self.session.picture.games
-        if not games or table.cursor_row >= len(games):
+        key = _cursor_key(table)
+        if key is None:
             return
-        game = games[table.cursor_row].game
+        if key.startswith(_RESUME):
+            link = self.session.open_copy(key.removeprefix(_RESUME))
+            if link is not None:
+                self._show_link(link)
+            return
+        game = int(key)
         self._watching.add(game)
         self.session.watch(game)
+
+    def _choose_challenge(self, table: DataTable[object]) -> None:
+        """Enter on a challenge to you: the Accept/Decline dialog; on yours: a reminder."""
+        key = _cursor_key(table)
+        challenge = None if key is None else self.session.picture.challenges.get(int(key))
+        if challenge is None:
+            self.session.status = (
+                "No challenge to answer: challenges to you and from you show here."
+            )
+        elif challenge.to == self.session.user:
+            self._answer_challenge(
+                protocol.Challenged(
+                    challenge=challenge.challenge, from_=challenge.from_, color=challenge.color
+                )
+            )
+            return
+        else:
+            self.session.status = f"Waiting for {challenge.to} to answer (x cancels)."
+        self._draw()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         if event.data_table.id == "games":
             self._choose_game(event.data_table)
+        elif event.data_table.id == "challenges":
+            self._choose_challenge(event.data_table)
         else:
             self._choose_player(event.data_table)
+
+    def action_decline(self) -> None:
+        """Decline the challenge to you under the cursor of the challenges table."""
+        if not self._ready:
+            return
+        key = _cursor_key(self.query_one("#challenges", DataTable))
+        challenge = None if key is None else self.session.picture.challenges.get(int(key))
+        if challenge is None or challenge.to != self.session.user:
+            self.session.status = "Choose a challenge to you in the challenges table to decline it."
+        else:
+            self.session.answer(challenge.challenge, False)
+            self.session.status = f"Declined {challenge.from_}'s challenge."
+        self._draw()
 
     def action_toggle_waiting(self) -> None:
         self.session.set_waiting(not self.session.picture.waiting)
@@ -231,11 +300,28 @@ class LobbyScreen(Screen[None]):
         self._draw()
 
     def action_refresh(self) -> None:
+        if self.session.client.stopped:
+            reconnect = getattr(self.app, "reconnect_online", None)
+            if reconnect is not None:
+                reconnect()
+            return
         self.session.refresh()
 
     def action_leave(self) -> None:
         self._ready = False
         dismiss_once(self, None)
+
+
+#: The row key prefix of a game waiting to be resumed (keyed by origin, not a number).
+_RESUME = "resume:"
+
+
+def _cursor_key(table: DataTable[object]) -> str | None:
+    """The key of the row under ``table``'s cursor, if it has rows."""
+    if not table.row_count or not 0 <= table.cursor_row < table.row_count:
+        return None
+    row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
+    return row_key.value
 
 
 def _refill(table: DataTable[object], rows: list[tuple[str, tuple[str, ...]]]) -> None:

@@ -17,7 +17,6 @@ from textual.widgets import Static
 
 from reversi_tui.engine import Color, Game
 from reversi_tui.match import MatchSettings, PlayerSpec
-from reversi_tui.match.record import Result
 from reversi_tui.match.sources import MoveSource
 from reversi_tui.net import protocol
 from reversi_tui.net.online import Notice, OnlineSession
@@ -75,7 +74,6 @@ class OnlineGameScreen(GameScreen):
             **kw,  # type: ignore[arg-type]
         )
         self._unsubscribe = session.subscribe(self._on_session)
-        self._recorded = False
         self._chat: list[tuple[str, str]] = []
 
     def on_mount(self) -> None:
@@ -103,6 +101,8 @@ class OnlineGameScreen(GameScreen):
     def _turn_text(self) -> str:
         """Whose turn, by name: the other side is waited for, not "thinking"."""
         match = self.match
+        if self.link.blocked is not None and not match.is_over:
+            return "Not playable here now (the line below says why)"
         if match.is_over or match.local_to_move:
             return super()._turn_text()
         colour = self.game.turn
@@ -113,6 +113,9 @@ class OnlineGameScreen(GameScreen):
 
     # Messages from the server ------------------------------------------------------
     def _greet(self) -> None:
+        if self.link.blocked is not None:
+            self.set_status(self.link.blocked)
+            return
         mine = self.link.my_colour
         black, white = self.link.name(Color.BLACK), self.link.name(Color.WHITE)
         if mine is None:
@@ -130,8 +133,18 @@ class OnlineGameScreen(GameScreen):
         return "online" if self.link.state.online.get(user, False) else "away"
 
     def _on_session(self, event: protocol.ServerMessage | Notice) -> None:
-        if isinstance(event, protocol.State) and event.game == self.link.game:
+        if isinstance(event, protocol.State) and event.origin == self.link.origin:
+            if self.link.rewound:  # resumed from the moves both players had
+                self.link.rewound = False
+                self.play_on(Game.from_moves(None, self.link.move_list()))
             self._follow_resignation()
+            self._refresh_views(moves_changed=False)
+            if self.link.blocked is not None:
+                self.set_status(self.link.blocked)
+        elif isinstance(event, protocol.Welcome | protocol.ResumePending):
+            self._refresh_views(moves_changed=False)
+            if self.link.blocked is not None:
+                self.set_status(self.link.blocked)
         elif isinstance(event, protocol.Presence) and event.user in (
             self.link.name(Color.BLACK),
             self.link.name(Color.WHITE),
@@ -144,7 +157,11 @@ class OnlineGameScreen(GameScreen):
                 f" (the game is at move {event.expected + 1})" if event.expected is not None else ""
             )
             self.set_status(f"The server refused: {event.message}{expected}.")
-        elif isinstance(event, protocol.ChatMessage) and event.game == self.link.game:
+        elif (
+            isinstance(event, protocol.ChatMessage)
+            and event.game == self.link.game
+            and self.link.server == self.session.server
+        ):
             self._show_chat(event.from_, event.text)
         elif isinstance(event, Notice):  # the connection: lost, reconnecting, back
             self.set_status(event.text)
@@ -207,7 +224,7 @@ class OnlineGameScreen(GameScreen):
         if answered(self):
             return
         if self.link.my_colour is None:
-            self.session.unwatch(self.link.game)
+            self.session.unwatch(self.link)
         dismiss_once(self, None)
 
     def action_resign(self) -> None:
@@ -233,15 +250,6 @@ class OnlineGameScreen(GameScreen):
                 self.session.chat(text, self.link.game)
 
         self._push_once(ChatScreen(f"Say something in game {self.link.game}"), said)
-
-    def _game_over(self, result: Result) -> None:
-        """The end: shown as in local play, and kept in the player's own records."""
-        super()._game_over(result)
-        keeper = getattr(self.app, "keeper", None)
-        if self.link.my_colour is not None and not self._recorded and keeper is not None:
-            self._recorded = True
-            names = {colour: self.link.name(colour) for colour in Color}
-            keeper.add_record(self.match.record(), names)
 
     def _after_game_over(self, choice: Choice | None) -> None:
         self._enter_review()

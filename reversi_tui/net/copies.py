@@ -1,0 +1,188 @@
+"""The player's own copies of their unfinished online games: a second source of truth.
+
+The server holds the game, but a server dies, and one run by another user can be
+changed by its owner. So each player's client keeps a copy of every unfinished
+game it plays (players, colours, start, moves, and the server and number it is
+known by now) in ``online/`` in the data directory, one file per game, written
+atomically on every change. With the copies, a game can be resumed on a new server
+when both players present the same game (``protocol.Resume``), and a server's copy
+that disagrees with the player's own is noticed (``compare``). A finished game's
+copy goes once the game is in the records. A damaged file is set aside, never
+deleted.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import msgspec
+
+from reversi_tui.net.protocol import Resume, State
+from reversi_tui.records.atomic import atomic_write, set_aside
+from reversi_tui.records.paths import StorageError, ensure_private_dir
+
+#: The directory of copies, in the data directory.
+COPIES_DIR: Final = "online"
+FORMAT: Final = "reversi-online-game"
+
+
+class GameCopy(msgspec.Struct, frozen=True, kw_only=True):
+    """One unfinished online game as this player last saw it."""
+
+    format: str = FORMAT
+    version: int = 1
+    #: The game's identity across servers (``SERVER:GAME`` where it began).
+    origin: str
+    #: The identity of the server that holds it now, and its number there.
+    server: str
+    game: int
+    black: str
+    white: str
+    started: str
+    #: Every move, concatenated, passes not written.
+    moves: str
+
+    @classmethod
+    def of(cls, state: State, server: str) -> GameCopy:
+        return cls(
+            origin=state.origin,
+            server=server,
+            game=state.game,
+            black=state.black,
+            white=state.white,
+            started=state.started,
+            moves=state.moves,
+        )
+
+    def resume(self, request_id: int | None = None) -> Resume:
+        """The ``resume`` request that presents this copy."""
+        return Resume(
+            origin=self.origin,
+            black=self.black,
+            white=self.white,
+            started=self.started,
+            moves=self.moves,
+            id=request_id,
+        )
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """How the server's state of a game stands against the player's copy."""
+
+    #: None when they agree; else what differs, for the player.
+    conflict: str | None = None
+    #: Moves of the copy the server does not have (agreed to be dropped on resume).
+    dropped: int = 0
+
+
+def compare(copy: GameCopy, state: State, server: str) -> Comparison:
+    """The server's ``state`` against the player's ``copy`` of the same game.
+
+    On the server that holds the game, the server's moves must extend the copy (moves
+    are never taken back). A game resumed elsewhere starts from the moves both players'
+    copies agree on, so there the server's moves may also be a prefix of the copy.
+    """
+    if (state.black, state.white) != (copy.black, copy.white):
+        return Comparison(
+            f"the server says {state.black} (Black) against {state.white} (White); "
+            f"your copy says {copy.black} against {copy.white}"
+        )
+    if state.started != copy.started:
+        return Comparison(
+            f"the server says the game began at {state.started}; your copy says {copy.started}"
+        )
+    ours, theirs = copy.moves, state.moves
+    common = 0
+    while (
+        common < min(len(ours), len(theirs))
+        and ours[common : common + 2] == theirs[common : common + 2]
+    ):
+        common += 2
+    if common < min(len(ours), len(theirs)):
+        number = common // 2 + 1
+        return Comparison(
+            f"move {number} is {theirs[common : common + 2]} on the server, "
+            f"{ours[common : common + 2]} in your copy"
+        )
+    if len(theirs) < len(ours):
+        same_place = (copy.server, copy.game) == (server, state.game)
+        if same_place:
+            return Comparison(
+                f"the server has {len(theirs) // 2} moves; your copy has {len(ours) // 2}"
+            )
+        return Comparison(dropped=(len(ours) - len(theirs)) // 2)
+    return Comparison()
+
+
+class Copies:
+    """The copies in one directory (None: kept in memory only, as in tests)."""
+
+    def __init__(self, directory: Path | None) -> None:
+        self.directory = directory
+        #: Problems met reading or writing (shown once by the caller).
+        self.problems: list[str] = []
+        self._memory: dict[str, GameCopy] = {}
+
+    def _path(self, origin: str) -> Path:
+        assert self.directory is not None
+        return self.directory / (re.sub(r"[^A-Za-z0-9]", "_", origin)[:100] + ".json")
+
+    def all(self) -> list[GameCopy]:
+        """Every copy that reads; a damaged file is set aside and said."""
+        if self.directory is None:
+            return list(self._memory.values())
+        try:
+            paths = sorted(self.directory.glob("*.json"))
+        except OSError as error:
+            self.problems.append(f"cannot read {self.directory} ({error.strerror})")
+            return []
+        found = []
+        for path in paths:
+            copy = self._read(path)
+            if copy is not None:
+                found.append(copy)
+        return found
+
+    def get(self, origin: str) -> GameCopy | None:
+        if self.directory is None:
+            return self._memory.get(origin)
+        path = self._path(origin)
+        copy = self._read(path) if path.exists() else None
+        return copy if copy is not None and copy.origin == origin else None
+
+    def _read(self, path: Path) -> GameCopy | None:
+        try:
+            return msgspec.json.decode(path.read_bytes(), type=GameCopy)
+        except OSError as error:
+            self.problems.append(f"cannot read {path} ({error.strerror})")
+        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as error:
+            try:
+                aside = set_aside(path)
+                self.problems.append(f"{path} was damaged ({error}); kept as {aside.name}")
+            except OSError:
+                self.problems.append(f"{path} is damaged ({error})")
+        return None
+
+    def save(self, copy: GameCopy) -> None:
+        if self.directory is None:
+            self._memory[copy.origin] = copy
+            return
+        try:
+            ensure_private_dir(self.directory)
+            atomic_write(self._path(copy.origin), msgspec.json.encode(copy))
+        except (OSError, StorageError) as error:
+            self.problems.append(f"cannot keep your copy of the game ({error})")
+
+    def drop(self, origin: str) -> None:
+        """A finished game, now in the records: its copy is no longer needed."""
+        if self.directory is None:
+            self._memory.pop(origin, None)
+            return
+        try:
+            self._path(origin).unlink(missing_ok=True)
+        except OSError as error:
+            self.problems.append(f"cannot remove the copy of a finished game ({error.strerror})")
