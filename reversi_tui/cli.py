@@ -327,9 +327,27 @@ def build_parser() -> argparse.ArgumentParser:
         "Identity comes from the kernel (SO_PEERCRED). Without --socket: the socket systemd "
         "passes, else the per-host abstract socket @reversi-tui-v1.",
     )
-    serve.add_argument("--socket", metavar="PATH", help="listen on the socket file PATH (0666)")
+
+    def socket_path(text: str) -> str:
+        if not text:
+            raise argparse.ArgumentTypeError("needs a path (leave out --socket for the default)")
+        return text
+
+    serve.add_argument(
+        "--socket",
+        type=socket_path,
+        metavar="PATH",
+        help="listen on the socket file PATH (0666)",
+    )
     serve.add_argument(
         "--db", metavar="FILE", help="the games database (default: online.sqlite3 in the data dir)"
+    )
+    serve.add_argument(
+        "--idle-exit",
+        type=_positive_float,
+        metavar="SECONDS",
+        help="stop after SECONDS without any connection (default: never; a server a client "
+        "starts stops after 600)",
     )
 
     convert = commands.add_parser(
