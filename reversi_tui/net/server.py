@@ -53,6 +53,7 @@ from reversi_tui.net.protocol import (
     IDLE_TIMEOUT_CODE,
     RATE_LIMITED,
     TOO_LARGE,
+    TOO_MANY_CONNECTIONS,
     TOO_MANY_SESSIONS,
     VERSION_UNSUPPORTED,
     ProtocolError,
@@ -64,8 +65,6 @@ __all__ = ["ABSTRACT_NAME", "TOO_MANY_CONNECTIONS", "Limits", "Server", "ServerR
 
 #: How long clients wait before coming back after a graceful stop.
 RETRY_MS: Final = 1000
-#: The error a connection gets, before ``hello``, beyond the connection limits; then closed.
-TOO_MANY_CONNECTIONS: Final = "too_many_connections"
 #: ``accept`` errors that mean no descriptor (or memory) is left: asyncio retries after 1 s.
 OUT_OF_RESOURCES: Final = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
