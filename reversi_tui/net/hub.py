@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Protocol
 
@@ -167,7 +167,7 @@ class Hub:
             self.store.set_aside(stored.id, reason)
         except StoreError as error:
             self.log(f"game {stored.id}: cannot set it aside: {error}")
-        self.set_aside[stored.origin] = stored
+        self.set_aside[stored.origin] = replace(stored, set_aside=reason)
         self.log(f"game {stored.id} ({stored.black} against {stored.white}) set aside: {reason}")
 
     # Sessions -----------------------------------------------------------------------

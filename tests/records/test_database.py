@@ -234,7 +234,7 @@ def test_a_new_database_is_ours_at_the_current_version_in_wal_mode(
 ) -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     connection = raw(path)
-    assert connection.execute("PRAGMA user_version").fetchone()[0] == schema_version() == 1
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == schema_version() == 2
     assert connection.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     indexes = {
@@ -264,32 +264,36 @@ def test_the_directory_must_exist(tmp_path: Path) -> None:
         RecordsDatabase(tmp_path / "missing" / "records.sqlite3")
 
 
-def _v2_add_comment(connection: sqlite3.Connection) -> None:
+#: The schema this release writes (tests below add versions to it).
+CURRENT = schema_version()
+
+
+def _next_add_comment(connection: sqlite3.Connection) -> None:
     connection.execute("ALTER TABLE games ADD COLUMN comment TEXT")
     connection.execute("UPDATE games SET comment = 'from v1'")
 
 
-def test_a_version_1_database_opens_under_version_2(
+def test_a_database_opens_under_the_next_version(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     records = fill(path)
-    monkeypatch.setattr(database, "MIGRATIONS", [*database.MIGRATIONS, _v2_add_comment])
+    monkeypatch.setattr(database, "MIGRATIONS", [*database.MIGRATIONS, _next_add_comment])
     with RecordsDatabase(path) as upgraded:
         assert upgraded.problems == []
         assert [g.record for g in upgraded.all()] == records
         upgraded.add(finished_record(9), "ann", "bob")
     connection = raw(path)
-    assert connection.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == CURRENT + 1
     comments = [row[0] for row in connection.execute("SELECT comment FROM games ORDER BY id")]
     connection.close()
     assert comments == ["from v1"] * 3 + [None]
 
 
 def test_a_new_database_runs_every_migration(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(database, "MIGRATIONS", [*database.MIGRATIONS, _v2_add_comment])
+    monkeypatch.setattr(database, "MIGRATIONS", [*database.MIGRATIONS, _next_add_comment])
     RecordsDatabase(path).close()
     connection = raw(path)
-    assert connection.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == CURRENT + 1
     assert "comment" in [row[1] for row in connection.execute("PRAGMA table_info(games)")]
     connection.close()
 
@@ -305,7 +309,7 @@ def test_a_failed_migration_changes_nothing(path: Path, monkeypatch: pytest.Monk
     with pytest.raises(RuntimeError, match="migration bug"):
         RecordsDatabase(path)
     connection = raw(path)
-    assert connection.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == CURRENT
     tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master")]
     connection.close()
     assert "half_done" not in tables
@@ -317,13 +321,14 @@ def test_a_failed_migration_changes_nothing(path: Path, monkeypatch: pytest.Monk
 def test_a_newer_database_is_refused_and_left_untouched(path: Path) -> None:
     fill(path)
     connection = raw(path)
-    connection.execute("PRAGMA user_version = 2")
+    connection.execute(f"PRAGMA user_version = {CURRENT + 1}")
     connection.close()
     before = path.read_bytes()
     names = sorted(os.listdir(path.parent))
     with pytest.raises(DatabaseError, match="newer version of reversi") as refused:
         RecordsDatabase(path)
-    assert "schema 2" in str(refused.value) and "left as it is" in str(refused.value)
+    newer = f"schema {CURRENT + 1}"
+    assert newer in str(refused.value) and "left as it is" in str(refused.value)
     assert path.read_bytes() == before
     assert sorted(os.listdir(path.parent)) == names
 
@@ -455,3 +460,17 @@ def test_a_user_id_without_a_name_is_uid_n(monkeypatch: pytest.MonkeyPatch) -> N
 def test_players_are_recorded_by_login_name_or_level() -> None:
     assert player_name(HUMAN, "ann") == "ann"
     assert player_name(HARD, "ann") == "Computer (hard)"
+
+
+def test_a_version_1_database_gains_sources_and_keeps_its_games(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(database, "MIGRATIONS", database.MIGRATIONS[:1])
+    records = fill(path)
+    monkeypatch.undo()
+    with RecordsDatabase(path) as upgraded:
+        assert [g.record for g in upgraded.all()] == records
+        first = upgraded.add(finished_record(9), "ann", "bob", source="abc:7")
+        assert upgraded.add(finished_record(9), "ann", "bob", source="abc:7") == first
+        assert upgraded.add(finished_record(9), "ann", "bob", source="abc:8") != first
+        assert upgraded.count() == len(records) + 2

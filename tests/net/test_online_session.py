@@ -1,0 +1,243 @@
+"""The players' side of games that outlive their server: real clients and sessions.
+
+Two ``OnlineSession``s (ann and bob, each with a data directory of their own) play
+on a server; the server dies and another, with another store, starts on the same
+socket. Their clients reconnect and present their copies by themselves, and the
+game goes on under its origin. Also: a server that rewrites a game is caught by
+the player's copy, and a finished game is recorded once however many clients saw it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import socket
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reversi_tui.engine import Color
+from reversi_tui.net import protocol
+from reversi_tui.net.client import Client
+from reversi_tui.net.copies import COPIES_DIR, Copies, GameCopy
+from reversi_tui.net.discovery import Connected
+from reversi_tui.net.online import Notice, OnlineSession
+from reversi_tui.net.remote import record_of
+from reversi_tui.net.server import Server
+from reversi_tui.net.store import SqliteStore
+from reversi_tui.records.database import RecordsDatabase
+from reversi_tui.records.keeper import GameKeeper
+from reversi_tui.records.paths import Places
+
+from .conftest import name_from_address
+
+WAIT = 10.0
+_numbers = itertools.count()
+
+
+def connector(directory: Path, user: str, path: str) -> Callable[[bool], Any]:
+    """Connects as ``user``: the test server names a client by its bound address."""
+
+    async def connect(_start: bool) -> Connected:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.bind(str(directory / f"{user}-{next(_numbers)}"))
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, path)
+        reader, writer = await asyncio.open_unix_connection(
+            sock=sock, limit=protocol.MAX_SERVER_LINE
+        )
+        return Connected(reader, writer, path)
+
+    return connect
+
+
+class Player:
+    """One user's session with a data directory of its own, and what it was told."""
+
+    def __init__(self, root: Path, user: str, path: str) -> None:
+        self.data = root / user
+        self.keeper = GameKeeper(Places.resolve(self.data))
+        self.notices: list[Notice] = []
+        session: OnlineSession
+        client = Client(
+            lambda m: session.receive(m),
+            lambda s: session.set_status(s),
+            connector=connector(root, user, path),
+            backoff=(0.05,),
+        )
+        session = OnlineSession(client, copies=Copies(self.data / COPIES_DIR), recorder=self.record)
+        self.session = session
+        session.subscribe(lambda e: self.notices.append(e) if isinstance(e, Notice) else None)
+        self.task = asyncio.create_task(client.run())
+
+    def record(self, state: protocol.State) -> None:
+        names = {Color.BLACK: state.black, Color.WHITE: state.white}
+        self.keeper.add_record(record_of(state), names, source=state.origin)
+
+    async def stop(self) -> None:
+        await self.session.client.close()
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self.task
+
+
+async def until(condition: Callable[[], object]) -> None:
+    async with asyncio.timeout(WAIT):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
+    """A server on ``s.sock`` and a way to replace it by one with another store."""
+    path = str(tmp_path / "s.sock")
+    made: dict[str, Any] = {"path": path, "servers": [], "players": []}
+
+    async def serve(name: str) -> Server:
+        store = SqliteStore(tmp_path / name / "online.sqlite3")
+        server = Server(store, identify=name_from_address)
+        await server.start(path)
+        made["servers"].append((server, store))
+        return server
+
+    made["serve"] = serve
+    yield made
+    for player in made["players"]:
+        await player.stop()
+    for server, store in made["servers"]:
+        if not server._stopped.is_set():
+            await server.stop()
+        store.close()
+
+
+async def a_game(world: dict[str, Any], root: Path) -> tuple[Player, Player, str]:
+    """ann (Black) and bob on the first server, in a game after d3 c5."""
+    await world["serve"]("first")
+    ann, bob = Player(root, "ann", world["path"]), Player(root, "bob", world["path"])
+    world["players"] += [ann, bob]
+    await until(lambda: ann.session.client.connected and bob.session.client.connected)
+    await until(lambda: any(p.user == "bob" for p in ann.session.picture.players))
+    ann.session.challenge("bob", "black")
+    await until(lambda: bob.session.picture.challenges)
+    (number,) = bob.session.picture.challenges
+    bob.session.answer(number, True)
+    await until(lambda: ann.session.links and bob.session.links)
+    (origin,) = ann.session.links
+    for player, square in ((ann, "d3"), (bob, "c5")):
+        link = player.session.links[origin]
+        ply = link.state.ply
+        assert link.send(protocol.MoveRequest(game=link.game, ply=ply, square=square))
+        await until(lambda ply=ply: ann.session.links[origin].state.ply == ply + 1)
+        await until(lambda ply=ply: bob.session.links[origin].state.ply == ply + 1)
+    return ann, bob, origin
+
+
+async def test_a_game_goes_on_after_its_server_dies_and_another_takes_over(
+    world: dict[str, Any], tmp_path: Path
+) -> None:
+    ann, bob, origin = await a_game(world, tmp_path)
+    copy = Copies(ann.data / COPIES_DIR).get(origin)
+    assert copy is not None and copy.moves == "d3c5"  # ann's own copy, on her disk
+    first, _ = world["servers"][0]
+    first_id = ann.session.server
+    await first.stop("killed")
+    await world["serve"]("second")  # another store: another identity, no games
+    await until(lambda: ann.session.server not in (None, first_id))
+    await until(lambda: bob.session.server not in (None, first_id))
+    await until(lambda: ann.session.links[origin].server == ann.session.server)
+    link = ann.session.links[origin]
+    assert link.playable and link.state.moves == "d3c5" and link.state.origin == origin
+    assert link.game == bob.session.links[origin].game
+    ply = link.state.ply
+    assert link.send(protocol.MoveRequest(game=link.game, ply=ply, square="f6"))
+    await until(lambda: bob.session.links[origin].state.moves == "d3c5f6")
+    moved = Copies(bob.data / COPIES_DIR).get(origin)
+    assert moved is not None and moved.server == bob.session.server
+
+
+async def test_while_the_other_player_is_away_the_game_waits_and_says_so(
+    world: dict[str, Any], tmp_path: Path
+) -> None:
+    ann, bob, origin = await a_game(world, tmp_path)
+    first_id = ann.session.server
+    await bob.stop()
+    await world["servers"][0][0].stop("killed")
+    await world["serve"]("second")
+    await until(lambda: ann.session.server not in (None, first_id))
+    await until(lambda: "waiting for bob" in ann.session.picture.resuming.get(origin, (0, ""))[1])
+    link = ann.session.links[origin]
+    assert not link.playable and link.blocked is not None and "waiting for bob" in link.blocked
+    assert not ann.session.links[origin].source(Color.WHITE).takes_local_input
+    assert not link.play(len(link.move_list()), 37)  # nothing is sent for it
+    server = world["servers"][-1][0]
+    assert server.hub.games == {}
+
+
+async def test_a_server_that_rewrote_a_game_is_caught_by_the_players_copy(
+    world: dict[str, Any], tmp_path: Path
+) -> None:
+    ann, bob, origin = await a_game(world, tmp_path)
+    first, store = world["servers"][0]
+    game = ann.session.links[origin].game
+    await bob.stop()
+    await ann.stop()
+    await first.stop("the owner edits the database")
+    store.close()
+    path = tmp_path / "first" / "online.sqlite3"
+    with sqlite3.connect(path) as db:  # the owner swaps bob's c5 for e3
+        db.execute("DROP TRIGGER moves_append_only_update")
+        db.execute("UPDATE moves SET square = 20 WHERE game = ? AND ply = 1", (game,))
+    await world["serve"]("first")
+    again = Player(tmp_path, "ann", world["path"])
+    world["players"].append(again)
+    await until(lambda: origin in again.session.links)
+    link = again.session.links[origin]
+    await until(lambda: link.conflict is not None)
+    assert "move 2 is e3 on the server, c5 in your copy" in link.conflict
+    assert not link.playable
+    assert any(n.severity == "error" and "differs" in n.text for n in again.notices)
+    kept = Copies(again.data / COPIES_DIR).get(origin)
+    assert kept is not None and kept.moves == "d3c5"  # the player's copy is not overwritten
+
+
+async def test_a_finished_game_is_recorded_once_with_its_real_start(
+    world: dict[str, Any], tmp_path: Path
+) -> None:
+    ann, bob, origin = await a_game(world, tmp_path)
+    second_ann = Player(tmp_path, "ann", world["path"])  # a second client of ann's
+    world["players"].append(second_ann)
+    await until(lambda: origin in second_ann.session.links)
+    started = ann.session.links[origin].state.started
+    bob.session.resign(bob.session.links[origin].game)
+    await until(lambda: ann.session.links[origin].state.status == "finished")
+    await until(lambda: second_ann.session.links[origin].state.status == "finished")
+    await ann.stop()  # reconnecting and seeing it again must not record it again
+    for copy in (ann, second_ann):
+        copy.record(copy.session.links[origin].state)
+    with RecordsDatabase(ann.data / "records.sqlite3") as records:
+        games = list(records.all())
+    assert len(games) == 1
+    assert games[0].record.started.isoformat() == started
+    assert Copies(ann.data / COPIES_DIR).get(origin) is None  # its copy goes with the end
+
+
+def test_a_copy_round_trips_and_a_damaged_one_is_set_aside(tmp_path: Path) -> None:
+    copies = Copies(tmp_path)
+    copy = GameCopy(
+        origin="abc:1",
+        server="abc",
+        game=1,
+        black="ann",
+        white="bob",
+        started="2026-11-26T09:00:00+00:00",
+        moves="d3",
+    )
+    copies.save(copy)
+    assert copies.get("abc:1") == copy and copies.all() == [copy]
+    (tmp_path / "junk.json").write_text("{")
+    assert copies.all() == [copy]
+    assert copies.problems and list(tmp_path.glob("junk.json.damaged-*"))
