@@ -97,7 +97,7 @@ async def connect(
             errors.append(f"{describe(address)}: {error.strerror or error}")
     if explicit is not None or not start_server:
         raise NoServer("no server answers (" + "; ".join(errors) + ")")
-    start_detached(server_command)
+    start_detached(server_command, data_dir)
     return await _wait_for(abstract, limit)
 
 

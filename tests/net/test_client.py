@@ -20,6 +20,7 @@ from reversi_tui.net import protocol
 from reversi_tui.net.client import Client, ClientStopped
 from reversi_tui.net.discovery import (
     ABSTRACT_NAME,
+    Connected,
     NoServer,
     candidates,
     connect,
@@ -243,3 +244,37 @@ def test_only_the_last_host_restarts_a_dead_server_at_once() -> None:
     assert client._may_start(4)  # bob did not come back: ann starts one
     client.owner = Owner(os.getuid(), "ann")
     assert client._may_start(0)
+
+
+async def test_a_server_the_client_starts_gets_the_clients_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reversi_tui.net import client as client_module
+    from reversi_tui.net import discovery
+
+    started: list[Path | None] = []
+    asked: list[object] = []
+
+    def start(command: object, data_dir: Path | None = None) -> None:
+        started.append(data_dir)
+
+    async def nobody(address: str, limit: int) -> Connected:
+        raise NoServer("not started in this test")
+
+    async def connect_spy(*args: object, **kwargs: object) -> Connected:
+        asked.append(kwargs.get("data_dir"))
+        return await discovery.connect(
+            None,
+            start_server=True,
+            data_dir=kwargs.get("data_dir"),  # type: ignore[arg-type]
+            system=tmp_path / "none" / "reversi.sock",
+            abstract=f"\0reversi-test-{uuid.uuid4().hex}",
+        )
+
+    monkeypatch.setattr(discovery, "start_detached", start)
+    monkeypatch.setattr(discovery, "_wait_for", nobody)
+    monkeypatch.setattr(client_module, "connect", connect_spy)
+    client = Client(lambda _: None, lambda _: None, data_dir=tmp_path / "ann-data")
+    with pytest.raises(NoServer):
+        await client.connector(True)
+    assert asked == [tmp_path / "ann-data"] and started == [tmp_path / "ann-data"]
