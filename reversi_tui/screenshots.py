@@ -26,7 +26,7 @@ from reversi_tui.match import GameRecord, MatchSettings, PlayerSpec
 from reversi_tui.net import protocol
 from reversi_tui.net.client import Client
 from reversi_tui.net.online import OnlineSession
-from reversi_tui.net.protocol import GameInfo, PlayerInfo
+from reversi_tui.net.protocol import ChallengeInfo, GameInfo, PlayerInfo
 from reversi_tui.net.remote import GameLink
 from reversi_tui.net.trust import Owner
 from reversi_tui.records.autosave import Resumable, SavedGame
@@ -195,6 +195,10 @@ def _online_session() -> OnlineSession:
         GameInfo(game=3, black="carol", white="dave", ply=23, spectators=2),
         GameInfo(game=5, black="ann", white="frank", ply=10, spectators=0),
     ]
+    session.picture.challenges = {
+        7: ChallengeInfo(challenge=7, from_="erin", to="ann", color="random"),
+        8: ChallengeInfo(challenge=8, from_="ann", to="bob", color="black"),
+    }
     return session
 
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from reversi_tui.engine import Game, square_name
+from reversi_tui.net import protocol
 from reversi_tui.net.server import Server
 from reversi_tui.net.store import SqliteStore
 
@@ -43,7 +44,7 @@ def _serve(directory: str, ready: Any) -> None:
 
     async def main() -> None:
         store = SqliteStore(Path(directory) / "db" / "online.sqlite3")
-        server = Server(store, identify=_name_from_address, host="bench")
+        server = Server(store, identify=_name_from_address)
         await server.start(str(Path(directory) / "s.sock"))
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(server.stop("done")))
@@ -87,7 +88,7 @@ async def _connect(directory: Path, name: str) -> Player:
     await asyncio.get_running_loop().sock_connect(sock, str(directory / "s.sock"))
     reader, writer = await asyncio.open_unix_connection(sock=sock, limit=1 << 16)
     player = Player(name, reader, writer)
-    player.send(type="hello", version=1)
+    player.send(type="hello", version=protocol.VERSION)
     await player.expect("welcome")
     return player
 

@@ -8,7 +8,6 @@ any process can set them.
 
 from __future__ import annotations
 
-import os
 import pwd
 import socket
 import struct
@@ -34,8 +33,3 @@ def user_name(uid: int) -> str:
 def peer_name(sock: socket.socket) -> str:
     """The login name of the user on the other end of ``sock``."""
     return user_name(peer_uid(sock))
-
-
-def own_name() -> str:
-    """The login name of this process's user (who runs the server)."""
-    return user_name(os.getuid())

@@ -136,10 +136,6 @@ class OnlineSession:
     def link(self, origin: str) -> GameLink | None:
         return self.links.get(origin)
 
-    def link_for_game(self, game: int) -> GameLink | None:
-        """The open game with number ``game`` on this server, if any."""
-        return next((k for k in self.links.values() if k.game == game), None)
-
     # Who runs the server -------------------------------------------------------------
     async def _vet(self, owner: Owner, address: str) -> bool:
         """A server run by another ordinary user: the remembered answer, else the player's."""

@@ -44,7 +44,7 @@ from typing import Any, Final
 from reversi_tui.net import protocol
 from reversi_tui.net.discovery import ABSTRACT_NAME, describe
 from reversi_tui.net.hub import Hub
-from reversi_tui.net.identity import own_name, peer_name
+from reversi_tui.net.identity import peer_name
 from reversi_tui.net.protocol import (
     CLOSING_CODES,
     HELLO_FIRST,
@@ -153,7 +153,6 @@ class Server:
         store: Store,
         *,
         identify: Callable[[socket.socket], str] = peer_name,
-        host: str | None = None,
         limits: Limits | None = None,
         idle_exit: float | None = None,
     ) -> None:
@@ -163,8 +162,6 @@ class Server:
         self.log: Callable[[str], None] = logger.info
         #: Stop after this many seconds without any connection (None: never).
         self.idle_exit = idle_exit
-        #: Who runs the server, for the log (clients ask the kernel, never this).
-        self.host = host or own_name()
         self.hub = Hub(store, log=self.log, defer=self._soon)
         self.address: str | None = None
         self._server: asyncio.Server | None = None

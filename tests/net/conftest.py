@@ -108,7 +108,7 @@ async def online(tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
 
     async def make(limits: Limits | None = None, store: SqliteStore | None = None) -> Setup:
         store = store or SqliteStore(tmp_path / "db" / "online.sqlite3")
-        server = Server(store, identify=name_from_address, host="hosty", limits=limits)
+        server = Server(store, identify=name_from_address, limits=limits)
         path = str(tmp_path / "s.sock")
         await server.start(path)
         made.append((server, store))

@@ -78,7 +78,7 @@ async def test_the_kernel_names_each_user_and_nobody_plays_for_another(
     open_directory: Path,
 ) -> None:
     store = SqliteStore(open_directory / "db" / "online.sqlite3")
-    server = Server(store, host="root")  # the real identity: SO_PEERCRED
+    server = Server(store)  # the real identity: SO_PEERCRED
     path = str(open_directory / "s.sock")
     await server.start(path)
     try:

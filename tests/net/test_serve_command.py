@@ -55,7 +55,7 @@ async def test_an_idle_server_stops_by_itself_but_not_while_connected(
 ) -> None:
     caplog.set_level(logging.INFO, logger="reversi_tui")
     store = SqliteStore(tmp_path / "db" / "online.sqlite3")
-    server = Server(store, identify=name_from_address, host="h", idle_exit=0.3)
+    server = Server(store, identify=name_from_address, idle_exit=0.3)
     path = str(tmp_path / "s.sock")
     await server.start(path)
     try:

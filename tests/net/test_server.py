@@ -406,9 +406,9 @@ async def test_a_stale_socket_is_removed_and_a_live_one_refused(tmp_path: Path) 
     dead.bind(str(path))
     dead.close()  # the file stays, nobody listens: a dead server's
     store = SqliteStore(tmp_path / "db" / "a.sqlite3")
-    first = Server(store, identify=name_from_address, host="h")
+    first = Server(store, identify=name_from_address)
     await first.start(str(path))
-    second = Server(store, identify=name_from_address, host="h")
+    second = Server(store, identify=name_from_address)
     with pytest.raises(ServerRunning, match="already running"):
         await second.start(str(path))
     await first.stop()

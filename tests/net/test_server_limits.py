@@ -154,7 +154,7 @@ def lines(caplog: pytest.LogCaptureFixture, part: str) -> list[logging.LogRecord
 
 async def start(shared: Path, **options: Any) -> tuple[Server, SqliteStore, str]:
     store = SqliteStore(shared / "db" / "online.sqlite3")
-    server = Server(store, host="root", **options)
+    server = Server(store, **options)
     path = str(shared / "s.sock")
     await server.start(path)
     return server, store, path
@@ -271,7 +271,7 @@ async def test_other_errors_in_the_event_loop_are_one_line_without_a_traceback(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     store = SqliteStore(tmp_path / "online.sqlite3")
-    server = Server(store, identify=lambda _: "ann", host="h")
+    server = Server(store, identify=lambda _: "ann")
     loop = asyncio.get_running_loop()
     before = loop.get_exception_handler()
     await server.start(str(tmp_path / "s.sock"))

@@ -30,7 +30,7 @@ needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root to become 
 class Impostor:
     """A listener run by another uid on an abstract name; counts what it is sent."""
 
-    def __init__(self, uid: int) -> None:
+    def __init__(self, uid: int, connections: int = 1) -> None:
         self.name = f"\0reversi-impostor-{uuid.uuid4().hex}"
         report_r, report_w = os.pipe()
         ready_r, ready_w = os.pipe()
@@ -47,13 +47,15 @@ class Impostor:
                 listening.bind(self.name)
                 listening.listen(4)
                 os.write(ready_w, b"1")
-                connection, _ = listening.accept()
-                connection.settimeout(3.0)
-                received = b""
-                with contextlib.suppress(OSError):
-                    while chunk := connection.recv(4096):
-                        received += chunk
-                os.write(report_w, received)
+                listening.settimeout(30.0)
+                for _ in range(connections):
+                    connection, _ = listening.accept()
+                    connection.settimeout(3.0)
+                    received = b""
+                    with contextlib.suppress(OSError):
+                        while chunk := connection.recv(4096):
+                            received += chunk
+                    os.write(report_w, received)
                 code = 0
             finally:
                 os._exit(code)

@@ -47,7 +47,7 @@ class Names:
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[tuple[Server, str]]:
     store = SqliteStore(tmp_path / "db" / "online.sqlite3")
-    running = Server(store, identify=Names("ann", "bob"), host="hosty")
+    running = Server(store, identify=Names("ann", "bob"))
     path = str(tmp_path / "s.sock")
     await running.start(path)
     yield running, path

@@ -185,12 +185,9 @@ class LobbyScreen(Screen[None]):
         )
         if state.game in self._watching or new_of_mine:
             self._watching.discard(state.game)
-            self._show_game(state.game)
-
-    def _show_game(self, game: int) -> None:
-        link = self.session.link_for_game(game)
-        if link is not None:
-            self._show_link(link)
+            link = self.session.link(state.origin)
+            if link is not None:
+                self._show_link(link)
 
     def _show_link(self, link: GameLink) -> None:
         if self._open_game == link.origin or not self.is_current:
