@@ -4,11 +4,16 @@ bounds, and a ``welcome`` too large for the client to read."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import Any
 
 from reversi_tui.net import protocol
+from reversi_tui.net.client import Client
+from reversi_tui.net.server import Server
 from reversi_tui.net.store import SqliteStore
 
+from .conftest import Client as RawClient
 from .conftest import Setup
 from .test_server import play, start_game
 
@@ -187,3 +192,50 @@ def test_the_largest_welcome_the_limits_allow_fits_a_server_line() -> None:
     size = len(protocol.encode(welcome))
     assert size < protocol.MAX_SERVER_LINE / 4
     assert protocol.decode_server(protocol.encode(welcome)) == welcome
+
+
+async def test_the_real_client_is_welcomed_with_100_games_and_every_challenge(
+    tmp_path: Path,
+) -> None:
+    """The newcomer's lockout: a ``welcome`` over 4096 bytes left the client on
+    "Connecting..." for ever. Now the client reads it whole."""
+    store = SqliteStore(tmp_path / "db" / "online.sqlite3")
+    for number in range(100):
+        store.create_game("ann", f"o{number}")
+    names = ["ann", *(f"s{n}" for n in range(100)), "ann"]
+    server = Server(store, identify=lambda _sock: names.pop(0))
+    path = str(tmp_path / "s.sock")
+    await server.start(path)
+    try:
+        first = await _raw(path)
+        await first.hello()
+        senders = []  # kept: a challenge expires when its challenger leaves
+        for number in range(100):
+            sender = await _raw(path)
+            senders.append(sender)
+            await sender.hello()
+            sender.send(type="challenge", to="ann", color="random", id=number)
+            while (await sender.recv())["type"] not in ("challenge_sent", "error"):
+                pass
+        welcomed: asyncio.Queue[protocol.Welcome] = asyncio.Queue()
+
+        def received(message: protocol.ServerMessage) -> None:
+            if isinstance(message, protocol.Welcome):
+                welcomed.put_nowait(message)
+
+        client = Client(received, lambda _: None, socket=path)
+        running = asyncio.create_task(client.run())
+        welcome = await asyncio.wait_for(welcomed.get(), 10)
+        assert len(welcome.games) == 100
+        assert len(welcome.challenges) == protocol.MAX_CHALLENGES_TO
+        assert len(protocol.encode(welcome)) > protocol.MAX_LINE
+        await client.close()
+        await asyncio.wait_for(running, 10)
+    finally:
+        await server.stop()
+        store.close()
+
+
+async def _raw(path: str) -> RawClient:
+    reader, writer = await asyncio.open_unix_connection(path)
+    return RawClient(reader, writer)
