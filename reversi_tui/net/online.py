@@ -184,6 +184,7 @@ class OnlineSession:
     def receive(self, message: ServerMessage) -> None:
         """Fold one server message into the picture, then tell the listeners."""
         picture = self.picture
+        after: Notice | None = None
         if isinstance(message, protocol.Welcome):
             self._welcome(message)
         elif isinstance(message, protocol.ResumePending):
@@ -212,7 +213,9 @@ class OnlineSession:
                 color=message.color,
             )
         elif isinstance(message, protocol.ChallengeClosed):
-            picture.challenges.pop(message.challenge, None)
+            closed = picture.challenges.pop(message.challenge, None)
+            if closed is not None:
+                after = Notice(closed_words(closed, message.reason, self.user))
         elif isinstance(message, State):
             self._state(message)
             picture.my_games = [g for g in picture.my_games if g.origin != message.origin]
@@ -220,6 +223,8 @@ class OnlineSession:
                 picture.my_games.append(message)
             self._drop_accepted(message)
         self._tell(message)
+        if after is not None:
+            self._tell(after)
         self._problems()
 
     def _welcome(self, message: protocol.Welcome) -> None:
@@ -400,3 +405,19 @@ class OnlineSession:
     def chat(self, text: str, game: int | None = None) -> bool:
         text = protocol.clean_text(text)[: protocol.MAX_CHAT]
         return bool(text) and self.request(protocol.ChatRequest(text=text, game=game))
+
+
+def closed_words(challenge: ChallengeInfo, reason: str, me: str | None) -> str:
+    """A closed challenge, by name, from ``me``'s side."""
+    sender, target = challenge.from_, challenge.to
+    if sender == me:
+        return {
+            "declined": f"{target} declined your challenge.",
+            "cancelled": f"You withdrew your challenge to {target}.",
+            "expired": f"Your challenge to {target} expired.",
+        }.get(reason, f"Your challenge to {target} was {reason}.")
+    return {
+        "declined": f"You declined {sender}'s challenge.",
+        "cancelled": f"{sender} withdrew the challenge.",
+        "expired": f"{sender}'s challenge expired ({sender} left, or it was not answered).",
+    }.get(reason, f"{sender}'s challenge was {reason}.")

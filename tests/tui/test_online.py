@@ -160,4 +160,24 @@ async def test_challenging_from_the_lobby(server: tuple[Server, str]) -> None:
         assert challenged["from"] == "ann" and challenged["color"] == "white"
         bob.send(type="decline", challenge=challenged["challenge"])
         await wait_until(pilot, lambda: "declined" in lobby.session.status, LIMIT)
+        assert lobby.session.status == "bob declined your challenge."  # a name, not a number
+        bob.close()
+
+
+async def test_a_withdrawn_challenge_closes_its_dialog_and_says_who(
+    server: tuple[Server, str],
+) -> None:
+    _, path = server
+    app = online_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        lobby, bob = await lobby_with_bob(app, pilot, path)
+        bob.send(type="challenge", to="ann", color="random", id="c")
+        number = (await bob.expect("challenge_sent", re="c"))["challenge"]
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
+        challenges = lobby.query_one("#challenges", DataTable)
+        assert challenges.row_count == 1  # listed in the lobby too
+        bob.send(type="cancel", challenge=number)
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), LIMIT)
+        await wait_until(pilot, lambda: "bob withdrew the challenge" in lobby.session.status, LIMIT)
+        assert challenges.row_count == 0
         bob.close()

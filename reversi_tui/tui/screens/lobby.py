@@ -62,6 +62,8 @@ class LobbyScreen(Screen[None]):
         self.glyphs = glyphs
         self._watching: set[int] = set()
         self._open_game: str | None = None
+        #: Open Accept/Decline dialogs, by challenge: closed when the challenge is.
+        self._dialogs: dict[int, ChallengedScreen] = {}
         self._ready = False  # the tables have their columns
         self._unsubscribe = session.subscribe(self._on_session)
 
@@ -160,11 +162,12 @@ class LobbyScreen(Screen[None]):
             self._maybe_open(event)
         elif isinstance(event, protocol.Error):
             self.session.status = f"The server refused: {event.message}."
-        elif isinstance(event, protocol.ChallengeClosed) and event.reason in (
-            "declined",
-            "cancelled",
-        ):
-            self.session.status = f"Challenge {event.challenge} {event.reason}."
+        elif isinstance(event, protocol.ChallengeClosed):
+            dialog = self._dialogs.pop(event.challenge, None)
+            if dialog is not None:
+                dismiss_once(dialog, False)  # withdrawn or expired: nothing left to answer
+        elif isinstance(event, Notice):
+            self.session.status = event.text
         elif isinstance(event, protocol.ChatMessage) and event.game is None:
             self.notify(f"{event.from_}: {event.text}", title="Lobby chat", markup=False)
         if isinstance(event, protocol.Presence | protocol.State):
@@ -172,10 +175,17 @@ class LobbyScreen(Screen[None]):
         self._draw()
 
     def _answer_challenge(self, event: protocol.Challenged) -> None:
-        def answer(yes: bool | None) -> None:
-            self.session.answer(event.challenge, bool(yes))
+        if event.challenge in self._dialogs:
+            return
 
-        self.app.push_screen(ChallengedScreen(event.from_, event.color), answer)
+        def answer(yes: bool | None) -> None:
+            self._dialogs.pop(event.challenge, None)
+            if event.challenge in self.session.picture.challenges:
+                self.session.answer(event.challenge, bool(yes))
+
+        dialog = ChallengedScreen(event.from_, event.color)
+        self._dialogs[event.challenge] = dialog
+        self.app.push_screen(dialog, answer)
 
     def _maybe_open(self, state: protocol.State) -> None:
         """A game to show: one we asked to watch or resume, or a new game of ours."""
