@@ -239,10 +239,10 @@ class Client:
             self._welcomed.set()
             self._ever_welcomed = True
             started = " (started just now)" if connected.started else ""
-            owner = "you" if self.owner is None or self.owner.uid == os.getuid() else self.owner
+            own = self.owner is None or self.owner.uid == os.getuid()
+            whose = "your own server" if own else f"the server of {self.owner}"
             self.on_status(
-                f"Connected as {message.user} to the server of {owner} "
-                f"at {describe(connected.address)}{started}."
+                f"Connected as {message.user} to {whose} at {describe(connected.address)}{started}."
             )
         elif isinstance(message, Bye):
             wait = max(0.05, message.retry_ms / 1000)

@@ -98,3 +98,6 @@ async def test_a_game_waiting_to_be_resumed_opens_unplayable_and_says_why(
         await pilot.press("e", "6")
         await pilot.pause()
         assert len(online.game.moves) == 2
+        await pilot.press("r", "t")  # no resigning or talking into a game not here
+        await pilot.pause()
+        assert app.screen is online

@@ -95,7 +95,9 @@ class OnlineGameScreen(GameScreen):
         if action == "toggle_pause":
             return False
         if action == "resign":
-            return self.link.my_colour is not None and not self.match.is_over
+            return self.link.my_colour is not None and not self.match.is_over and self.link.playable
+        if action == "chat":
+            return self.link.server == self.session.server and self.link.waiting is None
         return super().check_action(action, parameters)
 
     def _turn_text(self) -> str:
@@ -138,13 +140,9 @@ class OnlineGameScreen(GameScreen):
                 self.link.rewound = False
                 self.play_on(Game.from_moves(None, self.link.move_list()))
             self._follow_resignation()
-            self._refresh_views(moves_changed=False)
-            if self.link.blocked is not None:
-                self.set_status(self.link.blocked)
+            self._show_playable()
         elif isinstance(event, protocol.Welcome | protocol.ResumePending):
-            self._refresh_views(moves_changed=False)
-            if self.link.blocked is not None:
-                self.set_status(self.link.blocked)
+            self._show_playable()
         elif isinstance(event, protocol.Presence) and event.user in (
             self.link.name(Color.BLACK),
             self.link.name(Color.WHITE),
@@ -165,6 +163,14 @@ class OnlineGameScreen(GameScreen):
             self._show_chat(event.from_, event.text)
         elif isinstance(event, Notice):  # the connection: lost, reconnecting, back
             self.set_status(event.text)
+
+    def _show_playable(self) -> None:
+        """The board, the keys and the status line as the game stands here now: a game
+        the server does not hold (yet), or whose copy differs, says so and takes no moves."""
+        self._refresh_views(moves_changed=False)
+        self.refresh_bindings()
+        if self.link.blocked is not None:
+            self.set_status(self.link.blocked)
 
     def _show_chat(self, user: str, text: str) -> None:
         """The chat panel: the last few lines, other users' text as plain text (never
@@ -234,7 +240,7 @@ class OnlineGameScreen(GameScreen):
             return
 
         def answer(yes: bool | None) -> None:
-            if yes:
+            if yes and self.link.playable:
                 self.session.resign(self.link.game)
 
         self._push_once(
@@ -246,7 +252,7 @@ class OnlineGameScreen(GameScreen):
 
     def action_chat(self) -> None:
         def said(text: str | None) -> None:
-            if text:
+            if text and self.link.server == self.session.server:
                 self.session.chat(text, self.link.game)
 
         self._push_once(ChatScreen(f"Say something in game {self.link.game}"), said)
