@@ -30,7 +30,7 @@ from reversi_tui.net.protocol import (
     ServerMessage,
     State,
 )
-from reversi_tui.net.remote import GameLink
+from reversi_tui.net.remote import GameLink, state_problem
 from reversi_tui.net.trust import KnownServers, Owner, warning
 
 #: Asks the player whether to use a server run by another user: (owner, warning) -> yes?
@@ -185,6 +185,24 @@ class OnlineSession:
         """Fold one server message into the picture, then tell the listeners."""
         picture = self.picture
         after: Notice | None = None
+        states = (
+            message.games
+            if isinstance(message, protocol.Welcome)
+            else [message]
+            if isinstance(message, State)
+            else []
+        )
+        for state in states:
+            problem = state_problem(state)
+            if problem is not None:
+                self._tell(
+                    Notice(
+                        f"The server sent game {state.game} with moves that do not follow "
+                        f"the rules ({problem}): ignored.",
+                        "error",
+                    )
+                )
+                return
         if isinstance(message, protocol.Welcome):
             self._welcome(message)
         elif isinstance(message, protocol.ResumePending):

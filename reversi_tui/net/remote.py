@@ -39,6 +39,17 @@ def state_moves(state: State) -> list[Move]:
     return [parse_square(state.moves[i : i + 2]) for i in range(0, len(state.moves), 2)]
 
 
+def state_problem(state: State) -> str | None:
+    """Why a state from the server cannot be shown (its moves do not replay, a start
+    time that is not one), or None: a client never trusts a server to follow the rules."""
+    try:
+        Game.from_moves(None, state_moves(state))
+        datetime.fromisoformat(state.started)
+    except ValueError as error:
+        return str(error)
+    return None
+
+
 def record_of(state: State) -> GameRecord:
     """A finished online game as a record: the players' moves, how it ended, and its
     real start (kept across servers)."""

@@ -18,9 +18,10 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
-from reversi_tui.engine import Color
+from reversi_tui.engine import Color, Game
 from reversi_tui.net import protocol
 from reversi_tui.net.client import Client
 from reversi_tui.net.copies import COPIES_DIR, Copies, GameCopy
@@ -241,3 +242,25 @@ def test_a_copy_round_trips_and_a_damaged_one_is_set_aside(tmp_path: Path) -> No
     (tmp_path / "junk.json").write_text("{")
     assert copies.all() == [copy]
     assert copies.problems and list(tmp_path.glob("junk.json.damaged-*"))
+
+
+def test_a_state_that_breaks_the_rules_is_said_and_ignored() -> None:
+    client = Client(lambda _: None, lambda _: None, socket="/nowhere")
+    client.user, client.server = "ann", "s1"
+    session = OnlineSession(client)
+    notices: list[Notice] = []
+    session.subscribe(lambda e: notices.append(e) if isinstance(e, Notice) else None)
+    good = protocol.state_of(
+        1, "ann", "bob", Game(), origin="s1:1", started="2026-11-26T08:00:00+00:00"
+    )
+    for bad in (
+        msgspec.structs.replace(good, moves="d3d3"),  # occupied
+        msgspec.structs.replace(good, moves="zz"),  # not a square
+        msgspec.structs.replace(good, started="yesterday"),
+    ):
+        session.receive(bad)
+        session.receive(
+            protocol.Welcome(version=2, user="ann", server="s1", games=[bad], challenges=[])
+        )
+    assert session.links == {}
+    assert len(notices) == 6 and all(n.severity == "error" for n in notices)
