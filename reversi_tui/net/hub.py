@@ -147,8 +147,10 @@ class Hub:
         self.challenges: dict[int, StoredChallenge] = {}
         #: When each pending challenge was made, on ``clock``.
         self._made: dict[int, float] = {}
-        #: Copies of games this server does not hold, by origin, waiting for the other player.
-        self.claims: dict[str, Claim] = {}
+        #: Copies of games this server does not hold, waiting for the other player's: by
+        #: (origin, black, white), then by the player who presented it. A claim naming
+        #: other players is another key, so nobody can block a game they do not play.
+        self.claims: dict[tuple[str, str, str], dict[str, Claim]] = {}
         #: Games whose moves do not replay, by origin: kept, out of play.
         self.set_aside: dict[str, StoredGame] = {g.origin: g for g in store.set_aside_games()}
         for challenge in store.pending_challenges():
@@ -224,9 +226,10 @@ class Hub:
             for challenge in list(self.challenges.values()):
                 if challenge.challenger == user:
                     self._close(challenge, "expired")
-            for origin, claim in list(self.claims.items()):
-                if claim.user == user:
-                    del self.claims[origin]
+            for key, by_user in list(self.claims.items()):
+                by_user.pop(user, None)
+                if not by_user:
+                    del self.claims[key]
             self._presence(user)
 
     # Requests -----------------------------------------------------------------------
@@ -404,6 +407,9 @@ class Hub:
         self.games[live.id] = live
         self.log(f"game {live.id}: {black} (black) against {white} (white)")
         self._broadcast(live, re_for=(peer, re))
+
+    def _claims_of(self, user: str) -> int:
+        return sum(user in by_user for by_user in self.claims.values())
 
     def _active_games(self, user: str) -> int:
         return sum(1 for g in self.games.values() if not g.over and g.player(user) is not None)
@@ -595,6 +601,9 @@ class Hub:
             return
         if held is not None:
             live = self.games.get(held.id) or self._load(held.id)
+            if live is not None and live.player(user) is None:
+                self._error(peer, RESUME_REFUSED, "you do not play in that game", re)
+                return
             if live is not None:
                 self._reply(peer, self.state(live, re=re))
                 return
@@ -607,9 +616,14 @@ class Hub:
                 self._error(peer, TOO_MANY_GAMES, f"{player} has too many unfinished games", re)
                 return
         other = claim.white if user == claim.black else claim.black
-        earlier = self.claims.get(origin)
-        if earlier is None or earlier.user == user:
-            self.claims[origin] = claim
+        key = (origin, claim.black, claim.white)
+        by_user = self.claims.setdefault(key, {})
+        earlier = by_user.get(other)
+        if earlier is None:
+            if user not in by_user and self._claims_of(user) >= protocol.MAX_ACTIVE_GAMES:
+                self._error(peer, TOO_MANY_GAMES, "you have too many games waiting", re)
+                return
+            by_user[user] = claim
             self.log(f"{user} asks to resume {origin} against {other}")
             pending = protocol.ResumePending(
                 origin=origin, black=claim.black, white=claim.white, waiting_for=other, re=re
@@ -633,7 +647,7 @@ class Hub:
         except StoreError as error:
             self._failed(peer, error, re)
             return
-        del self.claims[origin]
+        del self.claims[key]
         self.set_aside.pop(origin, None)
         live = LiveGame.of(stored, game)
         self.games[live.id] = live
@@ -721,10 +735,9 @@ def _claim_of(user: str, message: protocol.Resume) -> Claim | str:
 
 
 def _disagreement(first: Claim, second: Claim) -> str | None:
-    """How two players' copies of one game differ beyond a move one of them has not
-    seen yet (a common prefix is agreed); None when they agree."""
-    if (first.black, first.white) != (second.black, second.white):
-        return "not the same players or colours"
+    """How two players' copies of one game (same origin, players and colours) differ
+    beyond a move one of them has not seen yet (a common prefix is agreed); None when
+    they agree."""
     if first.started != second.started:
         return "not the same start time"
     agreed = _common_prefix(first.moves, second.moves)

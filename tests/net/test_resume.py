@@ -180,3 +180,25 @@ async def _wait_for(condition: Any) -> None:
     async with asyncio.timeout(10):
         while not condition():
             await asyncio.sleep(0.01)
+
+
+async def test_nobody_can_block_a_game_they_do_not_play_by_claiming_its_origin_first(
+    online: Any, tmp_path: Path
+) -> None:
+    """carol watched ann and bob's game, so she knows its origin: her claims name her as
+    a player, so they are other claims, and ann and bob's game comes back regardless."""
+    old = await game_on_a_dead_server(online, ["d3", "c5"])
+    setup = await new_server(online, tmp_path)
+    carol = await setup.login("carol")
+    carol.send(type="resume", id=1, **{**copy_of(old), "white": "carol"})
+    await carol.expect("resume_pending", re=1)
+    carol.send(type="resume", id=2, **{**copy_of(old), "black": "carol", "white": "ann"})
+    await carol.expect("resume_pending", re=2)
+    ann, bob = await setup.login("ann"), await setup.login("bob")
+    ann.send(type="resume", id=3, **copy_of(old))
+    await ann.expect("resume_pending", re=3)
+    bob.send(type="resume", id=4, **copy_of(old))
+    state = await bob.expect("state", re=4)
+    assert (state["black"], state["white"], state["moves"]) == ("ann", "bob", "d3c5")
+    carol.send(type="resume", id=5, **copy_of(old))  # now held here: still not hers
+    assert (await carol.error("resume_refused"))["re"] == 5
