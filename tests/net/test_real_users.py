@@ -107,6 +107,57 @@ async def test_the_kernel_names_each_user_and_nobody_plays_for_another(
         store.close()
 
 
+@needs_root
+async def test_real_users_resume_their_game_on_a_new_server_and_a_third_cannot(
+    open_directory: Path,
+) -> None:
+    """The server dies with its store; on a new one, the two players' copies (sent by
+    their own uids) bring the game back, and a third uid's claim changes nothing."""
+    first, second = UIDS
+    third = 40003
+    path = str(open_directory / "s.sock")
+    old_store = SqliteStore(open_directory / "old" / "online.sqlite3")
+    old = Server(old_store)
+    await old.start(path)
+    try:
+        ann = await as_client(await asyncio.to_thread(connect_as, first, path))
+        bob = await as_client(await asyncio.to_thread(connect_as, second, path))
+        await ann.hello()
+        await bob.hello()
+        ann.send(type="challenge", to=f"uid{second}", color="black")
+        number = (await ann.expect("challenge_sent"))["challenge"]
+        bob.send(type="accept", challenge=number)
+        game = (await bob.expect("state"))["game"]
+        ann.send(type="move", game=game, ply=0, square="d3", id="m")
+        copy = await ann.expect("state", re="m")
+    finally:
+        await old.stop("killed")
+        old_store.close()
+    claim = {k: copy[k] for k in ("origin", "black", "white", "started", "moves")}
+    new_store = SqliteStore(open_directory / "new" / "online.sqlite3")
+    new = Server(new_store)
+    await new.start(path)
+    try:
+        eve = await as_client(await asyncio.to_thread(connect_as, third, path))
+        await eve.hello()
+        eve.send(type="resume", id=1, **claim)
+        await eve.error("resume_refused")
+        ann = await as_client(await asyncio.to_thread(connect_as, first, path))
+        bob = await as_client(await asyncio.to_thread(connect_as, second, path))
+        await ann.hello()
+        await bob.hello()
+        ann.send(type="resume", id=2, **claim)
+        assert (await ann.expect("resume_pending", re=2))["waiting_for"] == f"uid{second}"
+        bob.send(type="resume", id=3, **claim)
+        state = await bob.expect("state", re=3)
+        assert (state["origin"], state["moves"], state["turn"]) == (copy["origin"], "d3", "white")
+        bob.send(type="move", game=state["game"], ply=1, square="c5", id="n")
+        assert (await bob.expect("state", re="n"))["moves"] == "d3c5"
+    finally:
+        await new.stop()
+        new_store.close()
+
+
 def reversi(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "reversi_tui", *args],
