@@ -13,16 +13,25 @@ released for resuming, first, in case the terminal is gone.
 A hung-up terminal (the SSH connection dropped) may refuse the restoring writes
 and leave Textual's writer thread dead with its queue full; a watchdog then ends
 the process a few seconds after the signal, with the same status.
+
+The handlers are Python's own (``signal.signal``), not asyncio's: asyncio learns of a
+signal from a byte its C handler writes to the loop's self-pipe, and when a flood of
+input has filled that pipe (each ``call_soon_threadsafe`` writes one) the byte is lost
+and the signal with it: SIGTERM during a megabyte of input was never acted on. Python's
+handler runs in the main thread at once, starts the watchdog, and hands the exit to the
+loop with ``call_soon_threadsafe``, whose callback is queued even when the pipe is full.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import threading
 import weakref
 from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 from textual.app import App
@@ -32,10 +41,10 @@ EXIT_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 #: Seconds the app has to exit after a signal before the process ends regardless.
 GRACE_SECONDS = 5.0
 
-#: The loop each app's handlers were added to.
-_installed: weakref.WeakKeyDictionary[App[Any], asyncio.AbstractEventLoop] = (
-    weakref.WeakKeyDictionary()
-)
+Handler = Callable[[int, FrameType | None], Any] | int | None
+
+#: The handlers each app's replaced, to be put back.
+_installed: weakref.WeakKeyDictionary[App[Any], dict[int, Handler]] = weakref.WeakKeyDictionary()
 
 
 def exit_status(signum: int) -> int:
@@ -53,7 +62,14 @@ def install_exit_signals(app: App[Any], before_exit: Callable[[], None] | None =
     loop = asyncio.get_running_loop()
     received: list[int] = []
 
-    def on_signal(signum: int) -> None:
+    def exit_app(status: int) -> None:
+        """In the loop: save the game, then exit as quitting does."""
+        if before_exit is not None:
+            before_exit()
+        app.exit(return_code=status)
+
+    def on_signal(signum: int, _frame: FrameType | None) -> None:
+        """In the main thread, between two bytecodes of whatever it was doing."""
         if received:
             return
         received.append(signum)
@@ -61,18 +77,15 @@ def install_exit_signals(app: App[Any], before_exit: Callable[[], None] | None =
         watchdog = threading.Timer(GRACE_SECONDS, os._exit, (status,))
         watchdog.daemon = True
         watchdog.start()
-        if before_exit is not None:
-            before_exit()
-        app.exit(return_code=status)
+        with contextlib.suppress(RuntimeError):  # the loop has closed: the watchdog ends it
+            loop.call_soon_threadsafe(exit_app, status)
 
-    for signum in EXIT_SIGNALS:
-        loop.add_signal_handler(signum, on_signal, signum)
-    _installed[app] = loop
+    _installed[app] = {signum: signal.signal(signum, on_signal) for signum in EXIT_SIGNALS}
 
 
 def remove_exit_signals(app: App[Any]) -> None:
-    """Give the signals back their usual handlers (asyncio restores them), if installed."""
-    loop = _installed.pop(app, None)
-    if loop is not None and not loop.is_closed():
-        for signum in EXIT_SIGNALS:
-            loop.remove_signal_handler(signum)
+    """Give the signals back the handlers they had before, if installed."""
+    previous = _installed.pop(app, None)
+    if previous is not None:
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
