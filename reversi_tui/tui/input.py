@@ -17,6 +17,9 @@ and in 8.2.8 several inputs kill the app or worse:
   outside 1..``MAX_CELLS`` and pixel sizes of zero (which divide mouse positions);
 - a terminal's reply string (DCS ``ESC P ... ESC \\``, OSC, APC, PM, SOS) is read
   as keys, so the ``q`` of ``ESC P $ q ESC \\`` quits: ``SafeParser`` swallows them;
+- a bracketed paste that holds an ESC (pasted terminal output, say) had the text after
+  each ESC replayed as keys by ``XTermParser``: ``SafeParser`` takes pastes itself, in
+  bulk, and makes each one ``Paste`` event, whatever it holds;
 - ``OptionList._move_page`` looks up the highlighted option's line before the list
   has been laid out (``KeyError``): PageUp right after Ctrl+P, or in a ``Select``'s
   drop-down opened in the same key burst, killed the app.
@@ -27,11 +30,12 @@ from __future__ import annotations
 
 import codecs
 import sys
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TYPE_CHECKING, Literal
 
 from textual import constants, events
 from textual._parser import ParseEOF, ParseError, ParseTimeout, Peek1, Read1, TokenCallback
+from textual._time import get_time
 from textual._xterm_parser import XTermParser
 from textual.keys import Keys
 from textual.message import Message
@@ -51,6 +55,9 @@ C1_STRING_TERMINATOR = "\x9c"
 BEL = "\x07"
 #: Seconds without a character after which an unterminated reply string is dropped.
 STRING_TIMEOUT = 1.0
+#: What a terminal sends around a paste, in bracketed paste mode (which Textual turns on).
+PASTE_START = "\x1b[200~"
+PASTE_END = "\x1b[201~"
 
 Request = Read1 | Peek1
 
@@ -103,6 +110,11 @@ class SafeParser(XTermParser):
     def __init__(self, debug: bool = False) -> None:
         #: The last size believed, restored when a report is not.
         self._sane_terminal_size: tuple[int, int] | None = None
+        #: In a bracketed paste: its text so far, taken in bulk by ``feed``.
+        self._pasting = False
+        self._paste: list[str] = []
+        #: The paste's last characters, which may be the start of ``PASTE_END``.
+        self._paste_tail = ""
         super().__init__(debug)
 
     def _deliver(self, token_callback: TokenCallback[Message]) -> TokenCallback[Message]:
@@ -124,16 +136,17 @@ class SafeParser(XTermParser):
         return deliver
 
     def parse(self, token_callback: TokenCallback[Message]) -> Generator[Request, str, None]:
-        """Textual's parse, behind a filter that swallows the terminal's reply strings.
+        """Textual's parse, behind a filter that swallows the terminal's reply strings
+        and takes bracketed pastes.
 
         An ESC is held until the next character says what it starts: a reply string
-        is dropped up to its terminator; anything else goes on to Textual's parser.
-        ESC and an introducer with nothing after them within the escape delay are a
-        key (Alt+P, say), as before.
+        is dropped up to its terminator; ``PASTE_START`` starts a paste, which ``feed``
+        then takes; anything else goes on to Textual's parser. ESC and an introducer
+        with nothing after them within the escape delay are a key (Alt+P, say), as before.
         """
         deliver = self._deliver(token_callback)
         upstream = _Restartable(lambda: super(SafeParser, self).parse(deliver))
-        held = False  # an ESC is waiting for the next character
+        held = ""  # an ESC waiting for the next character (with the start of PASTE_START)
         introducer = ""  # in a reply string: what started it (ESC P, or a C1 character)
         body = False  # in a reply string: at least one character after the introducer
         string_escape = False  # in a reply string: an ESC came, perhaps ST's
@@ -152,16 +165,17 @@ class SafeParser(XTermParser):
                         upstream.send(held_character)
                     upstream.throw(ParseTimeout())
                 elif held:
-                    upstream.send(ESC)
+                    for held_character in held:
+                        upstream.send(held_character)
                     upstream.throw(ParseTimeout())
                 elif not introducer:
                     upstream.throw(ParseTimeout())
-                held = body = string_escape = False
-                introducer = ""
+                body = string_escape = False
+                held = introducer = ""
                 continue
             except ParseEOF:
-                if held:
-                    upstream.send(ESC)
+                for held_character in held:
+                    upstream.send(held_character)
                 upstream.throw(ParseEOF())
                 return
             if introducer:
@@ -171,7 +185,7 @@ class SafeParser(XTermParser):
                     introducer = ""
                     if character == "\\":
                         continue  # ST: the reply is over
-                    held = True  # ESC and not ST: the string was cut short; ESC starts anew
+                    held = ESC  # ESC and not ST: the string was cut short; ESC starts anew
                 elif character == ESC:
                     string_escape = True
                     continue
@@ -181,13 +195,20 @@ class SafeParser(XTermParser):
                 else:
                     continue
             if held:
-                held = False
-                if character in STRING_INTRODUCERS:
-                    introducer, body = ESC + character, False
+                if held == ESC and character in STRING_INTRODUCERS:
+                    introducer, body, held = ESC + character, False, ""
                     continue
-                upstream.send(ESC)
+                if PASTE_START.startswith(held + character):
+                    held += character
+                    if held == PASTE_START:
+                        held = ""
+                        self._pasting = True  # feed takes the paste from the next character
+                    continue
+                for held_character in held:
+                    upstream.send(held_character)
+                held = ""
             if character == ESC:
-                held = True
+                held = ESC
             elif character in C1_INTRODUCERS:
                 introducer, body = character, True
             else:
@@ -201,10 +222,50 @@ class SafeParser(XTermParser):
             return [events.Key(Keys.Ignore, sequence)]
 
     def feed(self, data: str) -> Iterable[Message]:
-        """Textual's feed; after the end of input, further data is ignored."""
+        """Textual's feed, but a paste is taken in bulk; after the end of input, further
+        data is ignored."""
         if self.is_eof:
             return ()
-        return super().feed(data)
+        if not data:  # the end of input
+            return super().feed(data)
+        return self._feed(data)
+
+    def _feed(self, data: str) -> Iterator[Message]:
+        """``Parser.feed`` for ``data``, one character at a time to ``parse``, except
+        the text of a bracketed paste: up to ``PASTE_END`` at once."""
+        tokens = self._tokens
+        position, size = 0, len(data)
+        while tokens:
+            yield tokens.popleft()
+        while position < size:
+            if self._pasting:
+                position = self._take_paste(data, position)
+            else:
+                awaiting = self._awaiting
+                self._timeout_time = None
+                self._awaiting = self._gen.send(data[position])
+                if isinstance(awaiting, Read1):
+                    position += 1
+            if self._awaiting.timeout is not None and not self._pasting:
+                self._timeout_time = get_time() + self._awaiting.timeout
+            while tokens:
+                yield tokens.popleft()
+
+    def _take_paste(self, data: str, position: int) -> int:
+        """Take the paste's text from ``data[position:]``; where the rest begins."""
+        text = self._paste_tail + data[position:]
+        end = text.find(PASTE_END)
+        if end < 0:
+            split = max(0, len(text) - len(PASTE_END) + 1)
+            self._paste.append(text[:split])
+            self._paste_tail = text[split:]
+            return len(data)
+        self._paste.append(text[:end])
+        pasted = "".join(self._paste).replace("\x00", "")  # as Textual: NUL is dropped
+        consumed = end + len(PASTE_END) - len(self._paste_tail)
+        self._paste, self._paste_tail, self._pasting = [], "", False
+        self._tokens.append(events.Paste(pasted))
+        return position + consumed
 
 
 def input_driver() -> type[Driver] | None:

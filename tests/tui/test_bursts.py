@@ -1,25 +1,228 @@
-"""Signals end the app even when a flood of input fills the event loop.
+"""Pastes: a bracketed paste is one ``Paste`` event, whatever it holds, never keys.
 
-asyncio's handlers learn of a signal through a byte on the loop's self-pipe, which a
-flood of ``call_soon_threadsafe`` (one per key from the input thread) had filled.
+The pty test runs ``python -m reversi_tui`` with a data directory of its own and checks
+the game through its autosave: only the move typed by hand after the paste is in it.
+Signals end the app even when a flood of input fills the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
+import pty
+import select
 import signal
+import struct
 import sys
+import termios
 import threading
 import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import events
 from textual.app import App
+from textual.message import Message
 
+from reversi_tui.engine import square_name
+from reversi_tui.records.autosave import SavedGame
+from reversi_tui.tui.input import SafeParser, input_decoder
 from reversi_tui.tui.signals import install_exit_signals, remove_exit_signals
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pty and POSIX signals")
+
+CHILD_ENV = {**os.environ, "TERM": "xterm-256color", "LC_ALL": "C.UTF-8"}
+CHILD_ENV.pop("REVERSI_DATA_DIR", None)
+PASTE_START, PASTE_END = b"\x1b[200~", b"\x1b[201~"
+#: Seconds a signal may take to end the app: ample, yet short of the watchdog's 5 s (an
+#: exit forced by the watchdog fails the test: the app was stuck).
+PROMPT_EXIT = 3.0
+
+
+class Terminal:
+    """``reversi --new --white human`` in a pty of 80x24, with its own data directory."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        args = ["--data-dir", str(data_dir), "--new", "--white", "human"]
+        pid, fd = pty.fork()
+        if pid == 0:  # pragma: no cover -- the child becomes the app
+            try:
+                os.execve(sys.executable, [sys.executable, "-m", "reversi_tui", *args], CHILD_ENV)
+            finally:
+                os._exit(127)  # never fall back into the test's code
+        self.pid, self.fd = pid, fd
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        os.set_blocking(fd, False)
+        self.output = bytearray()
+        self.status: int | None = None
+        self.closed = False  # the pty gave EOF or EIO: the app has gone
+
+    def pump(
+        self, data: bytes = b"", until: Callable[[], bool] = lambda: True, limit: float = 30.0
+    ) -> bool:
+        """Write ``data`` as fast as the pty takes it, reading all output meanwhile, then
+        go on reading until ``until()`` holds; False if ``limit`` seconds pass first."""
+        deadline = time.monotonic() + limit
+        sent = 0
+        while sent < len(data) or not until():
+            left = deadline - time.monotonic()
+            if left <= 0 or self.closed:
+                return sent >= len(data) and until()
+            writing = [self.fd] if sent < len(data) else []
+            readable, writable, _ = select.select([self.fd], writing, [], min(left, 0.05))
+            if readable:
+                self._read()
+            if writable and not self.closed:
+                try:
+                    sent += os.write(self.fd, data[sent : sent + 4096])
+                except BlockingIOError:
+                    pass
+                except OSError:  # EIO: the app has gone
+                    self.closed = True
+        return True
+
+    def _read(self) -> None:
+        try:
+            chunk = os.read(self.fd, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if chunk:
+            self.output.extend(chunk)
+        else:
+            self.closed = True
+
+    def shows(self, text: bytes, start: int = 0) -> Callable[[], bool]:
+        return lambda: text in self.output[start:]
+
+    def exited(self) -> bool:
+        if self.status is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = os.waitstatus_to_exitcode(status)
+        return self.status is not None
+
+    def wait_exit(self, data: bytes = b"", limit: float = 30.0) -> int | None:
+        """Go on writing ``data`` and reading until the app has exited; its status."""
+        deadline = time.monotonic() + limit
+        self.pump(data, until=self.exited, limit=limit)
+        while not self.exited() and time.monotonic() < deadline:  # the pty closed first
+            time.sleep(0.01)
+        return self.status
+
+    def type_move(self, square: bytes) -> bool:
+        """Type a move key by key, as a person does; True once the board has played it."""
+        mark = len(self.output)
+        for key in square:
+            self.pump(bytes([key]))
+        return self.pump(until=self.shows(b"Move 2", mark), limit=20.0)
+
+    def saved_moves(self) -> list[str]:
+        """The moves of the game's autosave."""
+        saves = list((self.data_dir / "autosave").glob("game-*.json"))
+        assert len(saves) == 1, saves
+        return [
+            square_name(move) for move in SavedGame.from_json(saves[0].read_bytes()).record.moves
+        ]
+
+    def close(self) -> None:
+        if not self.exited():
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+    def text(self) -> str:
+        return self.output.decode("utf-8", "replace")
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    app = Terminal(tmp_path / "data")
+    try:
+        assert app.pump(until=app.shows(b"Black")), "the app never drew"
+        yield app
+    finally:
+        app.close()
+
+
+def end_with(terminal: Terminal, signum: int) -> float:
+    """Send ``signum``, keep reading until the app has exited; the seconds that took."""
+    sent = time.monotonic()
+    os.kill(terminal.pid, signum)
+    terminal.wait_exit()
+    return time.monotonic() - sent
+
+
+def test_a_bracketed_megabyte_is_one_paste_and_acts_as_no_keys(terminal: Terminal) -> None:
+    """Pasted terminal output, escape sequences and all: Textual 8.2.8 replayed the text
+    after each ESC in a paste as keys (d3 was played, o opened the lobby)."""
+    coloured = b"\x1b[1md3o\r\x1b[0m" + b"d3o\r" * 63  # 265 bytes, one ESC ... ESC in each
+    paste = PASTE_START + coloured * ((1 << 20) // len(coloured)) + PASTE_END
+    started = time.monotonic()
+    terminal.pump(paste)
+    assert terminal.type_move(b"d3\r"), "the board no longer answers: " + terminal.text()[-600:]
+    print(
+        f"1 MB bracketed paste taken and the next move played in {time.monotonic() - started:.2f} s"
+    )
+    assert time.monotonic() - started < 15.0
+    assert end_with(terminal, signal.SIGTERM) < PROMPT_EXIT
+    assert terminal.status == 143
+    assert terminal.saved_moves() == ["d3"]
+
+
+# The parser: a bracketed paste is one Paste event, never keys.
+
+
+def messages(*chunks: bytes) -> list[Message]:
+    parser = SafeParser()
+    decode = input_decoder()
+    found: list[Message] = []
+    for chunk in chunks:
+        found += parser.feed(decode(chunk))
+    return found + list(parser.feed(""))
+
+
+def summary(found: list[Message]) -> list[str]:
+    return [
+        m.key
+        if isinstance(m, events.Key)
+        else f"paste:{m.text}"
+        if isinstance(m, events.Paste)
+        else type(m).__name__
+        for m in found
+    ]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "d3o\r",
+        "\x1b[1md3o\x1b[0m\r",  # coloured text
+        "\x1bd3\x1b\x1bo",  # lone escapes
+        "\x1b[" + "1;" * 20 + "d3o",  # a sequence too long to be one
+        "\x1bPq\x1b\\o",  # a DCS string
+        "é\x00ok",  # NUL is dropped, as Textual does
+    ],
+)
+def test_a_bracketed_paste_is_one_paste_whatever_it_holds(content: str) -> None:
+    data = ("x" + "\x1b[200~" + content + "\x1b[201~" + "y").encode()
+    assert summary(messages(data)) == ["x", "paste:" + content.replace("\x00", ""), "y"]
+
+
+def test_a_paste_split_anywhere_is_still_one_paste() -> None:
+    data = b"\x1b[200~ab\x1b[1mcd\x1b[201~q"
+    for size in range(1, 9):
+        chunks = [data[i : i + size] for i in range(0, len(data), size)]
+        assert summary(messages(*chunks)) == ["paste:ab\x1b[1mcd", "q"], size
+
+
+def test_escape_sequences_that_only_begin_like_a_paste_are_keys() -> None:
+    assert summary(messages(b"\x1b[2~\x1b[20~\x1b[A")) == ["insert", "f9", "up"]
 
 
 # Signals: acted on even when the event loop is flooded.
