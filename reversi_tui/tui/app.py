@@ -38,7 +38,7 @@ from reversi_tui.tui.ascii import (
     install_scrollbars,
 )
 from reversi_tui.tui.commands import GameCommands
-from reversi_tui.tui.input import guard_option_list_paging, input_driver
+from reversi_tui.tui.input import KeyBurst, guard_option_list_paging, input_driver
 from reversi_tui.tui.palette import open_palette, open_theme_picker
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game import GameScreen
@@ -248,6 +248,17 @@ class ReversiApp(App[int]):
 
     def on_unmount(self) -> None:
         remove_exit_signals(self)
+
+    def on_key_burst(self, burst: KeyBurst) -> None:
+        """Keys far faster than typing were dropped (``tui/input.py``): say so, once."""
+        self.notify(
+            f"{burst.count:,} characters came all at once, faster than anyone types, "
+            "and were not taken as keys. To paste, use your terminal's own paste.",
+            title="Ignored a burst of keys",
+            severity="warning",
+            timeout=10,
+            markup=False,
+        )
 
     def action_command_palette(self) -> None:
         """Ctrl+P: one palette at a time, safe to close at once (``tui/palette.py``)."""

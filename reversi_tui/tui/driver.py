@@ -4,7 +4,9 @@ Textual 8.2.8's ``LinuxDriver.run_input_thread`` decodes standard input as stric
 UTF-8 and parses it with ``XTermParser``; a stray byte or a malformed sequence ends
 the thread with an exception, and the thread's wrapper panics the app. This driver
 runs the same loop with the tolerant decoder and parser of ``reversi_tui.tui.input``,
-and believes the terminal's size only when it is sane.
+drops bursts of keys far faster than typing (``BurstGuard``; without parsing them once
+a burst is under way, so a megabyte costs next to nothing), and believes the terminal's
+size only when it is sane.
 """
 
 from __future__ import annotations
@@ -13,12 +15,18 @@ import contextlib
 import os
 import selectors
 import signal
+import time
+from collections.abc import Iterable
 from typing import IO, Any
 
 from textual._parser import ParseError
 from textual.drivers.linux_driver import LinuxDriver
+from textual.message import Message
 
-from reversi_tui.tui.input import MAX_CELLS, SafeParser, input_decoder
+from reversi_tui.tui.input import MAX_CELLS, BurstGuard, KeyBurst, SafeParser, input_decoder
+
+#: The longest wait for input before the parser's and the guard's timeouts are checked.
+SELECT_SECONDS = 0.1
 
 
 class _ForgivingOutput:
@@ -69,14 +77,21 @@ class ReversiDriver(LinuxDriver):
         return max(1, min(width, MAX_CELLS)), max(1, min(height, MAX_CELLS))
 
     def run_input_thread(self) -> None:
-        """Wait for input and dispatch events: Textual's loop, decoding and parsing safely."""
+        """Wait for input and dispatch events: Textual's loop, decoding and parsing safely,
+        bursts of keys dropped."""
         selector = selectors.SelectSelector()
         selector.register(self.fileno, selectors.EVENT_READ)
         parser = SafeParser(self._debug)
         decode = input_decoder()
+        guard = BurstGuard()
+
+        def deliver(messages: Iterable[Message]) -> None:
+            for message in messages:
+                self.process_message(message)
 
         def process(ready: list[tuple[selectors.SelectorKey, int]], final: bool = False) -> bool:
             """Handle what is ready; False when the terminal has gone."""
+            now = time.monotonic()
             for _key, mask in ready:
                 if mask & selectors.EVENT_READ:
                     try:
@@ -85,19 +100,33 @@ class ReversiDriver(LinuxDriver):
                         data = b""
                     if not data:
                         return False
-                    for event in parser.feed(decode(data, final=final)):
-                        self.process_message(event)
-            for event in parser.tick():
-                self.process_message(event)
+                    text = decode(data, final=final)
+                    plain = parser.plain_keys(text) if guard.bursting else None
+                    if plain is not None:
+                        guard.drop(plain, now)
+                    else:
+                        deliver(guard.sift(parser.feed(text), now))
+            deliver(guard.sift(parser.tick(), now))
+            released, burst = guard.tick(now)
+            deliver(released)
+            if burst:
+                self.process_message(KeyBurst(burst))
             return True
+
+        def wait() -> float:
+            """Seconds to wait for input: at most until the guard has something to do."""
+            deadline = guard.deadline()
+            if deadline is None:
+                return SELECT_SECONDS
+            return min(SELECT_SECONDS, max(0.0, deadline - time.monotonic()))
 
         try:
             while not self.exit_event.is_set():
-                if not process(selector.select(0.1)):
+                if not process(selector.select(wait())):
                     self._hang_up()
                     break
             selector.unregister(self.fileno)
-            process(selector.select(0.1), final=True)
+            process(selector.select(SELECT_SECONDS), final=True)
         finally:
             selector.close()
             try:

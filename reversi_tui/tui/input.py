@@ -20,6 +20,8 @@ and in 8.2.8 several inputs kill the app or worse:
 - a bracketed paste that holds an ESC (pasted terminal output, say) had the text after
   each ESC replayed as keys by ``XTermParser``: ``SafeParser`` takes pastes itself, in
   bulk, and makes each one ``Paste`` event, whatever it holds;
+- text far faster than typing (an unbracketed paste: 1 MB took a minute and played its
+  letters as moves) is dropped by ``BurstGuard``, with one notice (``KeyBurst``);
 - ``OptionList._move_page`` looks up the highlighted option's line before the list
   has been laid out (``KeyError``): PageUp right after Ctrl+P, or in a ``Select``'s
   drop-down opened in the same key burst, killed the app.
@@ -29,6 +31,7 @@ and in 8.2.8 several inputs kill the app or worse:
 from __future__ import annotations
 
 import codecs
+import re
 import sys
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TYPE_CHECKING, Literal
@@ -58,6 +61,24 @@ STRING_TIMEOUT = 1.0
 #: What a terminal sends around a paste, in bracketed paste mode (which Textual turns on).
 PASTE_START = "\x1b[200~"
 PASTE_END = "\x1b[201~"
+#: A character that may start an escape sequence or a reply string: not a plain key.
+_NOT_PLAIN = re.compile("[\x1b\x90\x98\x9d\x9e\x9f]")
+
+# Bursts. A person types at most some 15 keys a second, and key repeat sends 30 to 100;
+# the input thread reads as they come, so typing reaches it one key per read, a few when
+# the process was busy or stopped for a moment. A terminal that pastes without brackets
+# (or a program that writes into the terminal) delivers hundreds or thousands at once.
+# So: keys that arrive together are held for a moment (``CLUMP_SECONDS``, unnoticeable);
+# if more than ``BURST_KEYS`` arrive within it, they are a burst, dropped with everything
+# that follows until the keys have stopped for ``QUIET_SECONDS``. A single key is never
+# held. Only keys count: mouse reports, resizes, focus changes and pastes are delivered
+# as they come, whatever their number.
+#: More keys than this arriving together are not typing.
+BURST_KEYS = 32
+#: How long keys that arrive together are held to see whether more follow.
+CLUMP_SECONDS = 0.05
+#: A burst is over once no key has come for this long.
+QUIET_SECONDS = 0.3
 
 Request = Read1 | Peek1
 
@@ -266,6 +287,89 @@ class SafeParser(XTermParser):
         self._paste, self._paste_tail, self._pasting = [], "", False
         self._tokens.append(events.Paste(pasted))
         return position + consumed
+
+    def plain_keys(self, text: str) -> int | None:
+        """How many keys ``text`` makes if it is only plain characters and nothing is
+        pending (no escape sequence begun, no paste): then it need not be parsed to be
+        dropped. None otherwise."""
+        if self._pasting or self._awaiting.timeout is not None or _NOT_PLAIN.search(text):
+            return None
+        return len(text)
+
+
+class KeyBurst(Message):
+    """A burst of ``count`` keys came and was ignored (see ``BurstGuard``)."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count
+
+
+class BurstGuard:
+    """Keys in bulk are not typing: they are dropped (see ``BURST_KEYS`` for the rule).
+
+    The input thread passes each read's messages through ``sift`` and calls ``tick``
+    whenever it wakes; ``deadline`` says when it must wake next. Times are
+    ``time.monotonic()`` seconds, given by the caller.
+    """
+
+    def __init__(self) -> None:
+        self._held: list[Message] = []  # a clump of keys (and what came among them)
+        self._held_keys = 0
+        self._hold_until = 0.0
+        self._last_key = 0.0
+        #: Keys dropped so far in the burst under way; 0 when there is none.
+        self.dropped = 0
+
+    @property
+    def bursting(self) -> bool:
+        return self.dropped > 0
+
+    def deadline(self) -> float | None:
+        """When ``tick`` has something to do, if nothing else comes; None: never."""
+        if self._held:
+            return self._hold_until
+        if self.dropped:
+            return self._last_key + QUIET_SECONDS
+        return None
+
+    def sift(self, messages: Iterable[Message], now: float) -> list[Message]:
+        """What of one read's ``messages`` to deliver now (the rest is held or dropped)."""
+        batch = list(messages)
+        keys = sum(isinstance(message, events.Key) for message in batch)
+        if keys:
+            self._last_key = now
+        if self.dropped:
+            self.dropped += keys
+            return [message for message in batch if not isinstance(message, events.Key)]
+        if self._held:
+            self._held += batch
+            self._held_keys += keys
+        elif keys <= 1:
+            return batch  # one key is typing (or repeat), however fast: at once
+        else:
+            self._held, self._held_keys, self._hold_until = batch, keys, now + CLUMP_SECONDS
+        if self._held_keys <= BURST_KEYS:
+            return []
+        held, self.dropped = self._held, self._held_keys
+        self._held, self._held_keys = [], 0
+        return [message for message in held if not isinstance(message, events.Key)]
+
+    def drop(self, keys: int, now: float) -> None:
+        """``keys`` more keys of the burst under way, dropped without being parsed."""
+        self.dropped += keys
+        self._last_key = now
+
+    def tick(self, now: float) -> tuple[list[Message], int]:
+        """The held messages whose time has come; and the size of a burst just over
+        (0: none), to be told once."""
+        released: list[Message] = []
+        if self._held and now >= self._hold_until:
+            released, self._held, self._held_keys = self._held, [], 0
+        over = 0
+        if self.dropped and now >= self._last_key + QUIET_SECONDS:  # as deadline() says
+            over, self.dropped = self.dropped, 0
+        return released, over
 
 
 def input_driver() -> type[Driver] | None:

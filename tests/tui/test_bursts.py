@@ -1,8 +1,10 @@
-"""Pastes: a bracketed paste is one ``Paste`` event, whatever it holds, never keys.
+"""Pastes and key bursts: text that arrives in bulk is never played as keys.
 
-The pty test runs ``python -m reversi_tui`` with a data directory of its own and checks
-the game through its autosave: only the move typed by hand after the paste is in it.
-Signals end the app even when a flood of input fills the event loop.
+A bracketed paste (``ESC [ 200 ~`` ... ``ESC [ 201 ~``) is one ``Paste`` event, whatever
+it holds; an unbracketed burst far beyond typing is dropped with one notice; and
+SIGTERM or SIGHUP still end the app at once while a megabyte pours in. The pty tests
+run ``python -m reversi_tui`` with a data directory of their own and check the game
+through its autosave: only the move typed by hand after the flood is in it.
 """
 
 from __future__ import annotations
@@ -29,14 +31,25 @@ from textual.message import Message
 
 from reversi_tui.engine import square_name
 from reversi_tui.records.autosave import SavedGame
-from reversi_tui.tui.input import SafeParser, input_decoder
+from reversi_tui.tui.input import (
+    BURST_KEYS,
+    CLUMP_SECONDS,
+    QUIET_SECONDS,
+    BurstGuard,
+    SafeParser,
+    input_decoder,
+)
 from reversi_tui.tui.signals import install_exit_signals, remove_exit_signals
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pty and POSIX signals")
 
 CHILD_ENV = {**os.environ, "TERM": "xterm-256color", "LC_ALL": "C.UTF-8"}
 CHILD_ENV.pop("REVERSI_DATA_DIR", None)
+#: A megabyte of what, typed, would play d3 and open the online lobby, again and again.
+MEGABYTE = b"d3o\r" * (1 << 18)
 PASTE_START, PASTE_END = b"\x1b[200~", b"\x1b[201~"
+#: What the app says after dropping a burst (the notification's title).
+BURST_NOTICE = b"Ignored a burst of keys"
 #: Seconds a signal may take to end the app: ample, yet short of the watchdog's 5 s (an
 #: exit forced by the watchdog fails the test: the app was stuck).
 PROMPT_EXIT = 3.0
@@ -158,6 +171,35 @@ def end_with(terminal: Terminal, signum: int) -> float:
     return time.monotonic() - sent
 
 
+def test_an_unbracketed_megabyte_is_dropped_with_one_notice(terminal: Terminal) -> None:
+    started = time.monotonic()
+    assert terminal.pump(MEGABYTE, until=terminal.shows(BURST_NOTICE), limit=60.0), (
+        "no notice: " + terminal.text()[-600:]
+    )
+    print(f"1 MB written and dropped in {time.monotonic() - started:.2f} s")
+    assert terminal.output.count(BURST_NOTICE) == 1
+    assert terminal.type_move(b"d3\r"), "the board no longer answers: " + terminal.text()[-600:]
+    assert end_with(terminal, signal.SIGTERM) < PROMPT_EXIT
+    assert terminal.status == 143
+    assert terminal.saved_moves() == ["d3"]  # the flood played nothing
+    assert "Traceback" not in terminal.text()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["term", "hup"])
+def test_a_signal_ends_the_app_at_once_during_a_flood(terminal: Terminal, signum: int) -> None:
+    assert terminal.type_move(b"d3\r")
+    terminal.pump(MEGABYTE[: 1 << 18])  # a quarter of it in, the rest still to come
+    sent = time.monotonic()
+    os.kill(terminal.pid, signum)
+    terminal.wait_exit(MEGABYTE[1 << 18 :], limit=60.0)
+    took = time.monotonic() - sent
+    print(f"signal {signum} to exit during a 1 MB flood: {took:.2f} s")
+    assert terminal.status == 128 + signum
+    assert took < PROMPT_EXIT
+    assert terminal.saved_moves() == ["d3"]
+    assert "Traceback" not in terminal.text()
+
+
 def test_a_bracketed_megabyte_is_one_paste_and_acts_as_no_keys(terminal: Terminal) -> None:
     """Pasted terminal output, escape sequences and all: Textual 8.2.8 replayed the text
     after each ESC in a paste as keys (d3 was played, o opened the lobby)."""
@@ -170,6 +212,7 @@ def test_a_bracketed_megabyte_is_one_paste_and_acts_as_no_keys(terminal: Termina
         f"1 MB bracketed paste taken and the next move played in {time.monotonic() - started:.2f} s"
     )
     assert time.monotonic() - started < 15.0
+    assert BURST_NOTICE not in terminal.output  # a paste is not a burst
     assert end_with(terminal, signal.SIGTERM) < PROMPT_EXIT
     assert terminal.status == 143
     assert terminal.saved_moves() == ["d3"]
@@ -223,6 +266,79 @@ def test_a_paste_split_anywhere_is_still_one_paste() -> None:
 
 def test_escape_sequences_that_only_begin_like_a_paste_are_keys() -> None:
     assert summary(messages(b"\x1b[2~\x1b[20~\x1b[A")) == ["insert", "f9", "up"]
+
+
+def test_plain_text_is_counted_unparsed_only_when_nothing_is_pending() -> None:
+    parser = SafeParser()
+    assert parser.plain_keys("d3o\r") == 4
+    assert parser.plain_keys("d3\x1b[A") is None
+    assert parser.plain_keys("\x90$q") is None  # an 8-bit DCS
+    list(parser.feed("\x1b["))  # a sequence begun
+    assert parser.plain_keys("abc") is None
+    list(parser.feed("A\x1b[200~d3"))  # ended; a paste begun
+    assert parser.plain_keys("abc") is None
+    list(parser.feed("\x1b[201~"))
+    assert parser.plain_keys("abc") == 3
+
+
+# The burst rule, with the clock given.
+
+
+def key(character: str) -> events.Key:
+    return events.Key(character, character)
+
+
+def test_typing_and_key_repeat_are_never_held_or_dropped() -> None:
+    guard = BurstGuard()
+    now = 100.0
+    for n in range(1000):  # key repeat at 100 a second, for ten seconds
+        pressed = key("abcdefgh"[n % 8])
+        assert guard.sift([pressed], now) == [pressed]
+        assert guard.tick(now) == ([], 0)
+        now += 0.01
+    assert not guard.bursting and guard.deadline() is None
+
+
+def test_a_few_keys_together_are_held_a_moment_then_delivered_in_order() -> None:
+    guard = BurstGuard()
+    batch: list[Message] = [key("d"), events.AppFocus(), key("3")]
+    assert guard.sift(batch, 100.0) == []
+    assert guard.deadline() == 100.0 + CLUMP_SECONDS
+    assert guard.tick(100.0 + CLUMP_SECONDS / 2) == ([], 0)
+    late = key("\r")
+    assert guard.sift([late], 100.0 + CLUMP_SECONDS / 2) == []  # joins the clump
+    assert guard.tick(100.0 + CLUMP_SECONDS) == ([*batch, late], 0)
+    assert guard.deadline() is None
+
+
+def test_a_burst_is_dropped_until_the_keys_stop_and_told_once() -> None:
+    guard = BurstGuard()
+    focus = events.AppFocus()
+    keys = [key("d") for _ in range(BURST_KEYS + 1)]
+    assert guard.sift([*keys, focus], 100.0) == [focus]  # only the keys are dropped
+    assert guard.sift([key("o"), key("o")], 100.1) == []
+    guard.drop(4096, 100.2)  # taken without parsing
+    assert guard.tick(100.2 + QUIET_SECONDS / 2) == ([], 0)
+    assert guard.deadline() == 100.2 + QUIET_SECONDS
+    assert guard.tick(100.2 + QUIET_SECONDS) == ([], BURST_KEYS + 1 + 2 + 4096)
+    assert guard.tick(200.0) == ([], 0)  # told once
+    typed = key("q")
+    assert guard.sift([typed], 200.0) == [typed]
+
+
+def test_a_small_first_read_joins_the_burst_that_follows() -> None:
+    guard = BurstGuard()
+    assert guard.sift([key("d"), key("3")], 100.0) == []
+    assert guard.sift([key("o")] * BURST_KEYS, 100.0 + CLUMP_SECONDS / 2) == []
+    assert guard.tick(100.0 + CLUMP_SECONDS) == ([], 0)  # nothing released: a burst
+    assert guard.tick(101.0) == ([], BURST_KEYS + 2)
+
+
+def test_mouse_reports_in_bulk_are_no_burst() -> None:
+    reports = messages(b"".join(b"\x1b[<35;%d;5M" % (1 + n % 80) for n in range(500)))
+    assert len(reports) == 500
+    guard = BurstGuard()
+    assert guard.sift(reports, 100.0) == reports
 
 
 # Signals: acted on even when the event loop is flooded.
