@@ -197,7 +197,7 @@ class ReversiApp(App[int]):
         try:
             await session.client.run()
         except ClientStopped as error:
-            session.set_status(f"Not connected: {error}.")
+            session.set_status(f"Not connected: {error}. r in the lobby asks again.")
             self.notify(str(error), title="Online play", severity="error", markup=False)
 
     def reconnect_online(self) -> None:
