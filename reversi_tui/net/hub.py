@@ -48,7 +48,7 @@ from reversi_tui.net.protocol import (
     State,
     side_name,
 )
-from reversi_tui.net.store import StaleMove, Store, StoredChallenge, StoredGame, StoreError
+from reversi_tui.net.store import ServerGame, StaleMove, Store, StoredChallenge, StoreError
 
 
 class Peer(Protocol):
@@ -79,7 +79,7 @@ class LiveGame:
     pending: tuple[Peer, RequestId | None, int, int] | None = None
 
     @classmethod
-    def of(cls, stored: StoredGame, game: Game) -> LiveGame:
+    def of(cls, stored: ServerGame, game: Game) -> LiveGame:
         resigned = None if stored.resigned is None else _colour(stored.resigned)
         return cls(
             stored.id,
@@ -152,7 +152,7 @@ class Hub:
         #: other players is another key, so nobody can block a game they do not play.
         self.claims: dict[tuple[str, str, str], dict[str, Claim]] = {}
         #: Games whose moves do not replay, by origin: kept, out of play.
-        self.set_aside: dict[str, StoredGame] = {g.origin: g for g in store.set_aside_games()}
+        self.set_aside: dict[str, ServerGame] = {g.origin: g for g in store.set_aside_games()}
         for challenge in store.pending_challenges():
             # Their challengers left with the last server: a challenge lives with its sender.
             store.close_challenge(challenge.id)
@@ -164,7 +164,7 @@ class Hub:
                 continue
             self.games[stored.id] = LiveGame.of(stored, game)
 
-    def _set_aside(self, stored: StoredGame, reason: str) -> None:
+    def _set_aside(self, stored: ServerGame, reason: str) -> None:
         try:
             self.store.set_aside(stored.id, reason)
         except StoreError as error:

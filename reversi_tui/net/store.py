@@ -48,12 +48,12 @@ __all__ = [
     "APPLICATION_ID",
     "MIGRATIONS",
     "SCHEMA_VERSION",
+    "ServerGame",
     "SqliteStore",
     "StaleMove",
     "Store",
     "StoreError",
     "StoredChallenge",
-    "StoredGame",
 ]
 
 #: ``PRAGMA application_id`` of the server's files ("RvOn"); the records database is "Rvrs".
@@ -83,7 +83,7 @@ class StoredChallenge:
 
 
 @dataclass(frozen=True)
-class StoredGame:
+class ServerGame:
     """An online game: its players, its moves (squares 0-63 in order; passes are not
     stored, the engine forces them on replay) and how it stands. Times are aware, UTC;
     ``created`` is when the game began, on this server or the one it was resumed from."""
@@ -132,7 +132,7 @@ class Store(Protocol):
         origin: str | None = None,
         started: datetime | None = None,
         moves: tuple[int, ...] = (),
-    ) -> StoredGame:
+    ) -> ServerGame:
         """A new game; the challenge it answers (which must be pending) closes with it.
         A game resumed from another server keeps its ``origin``, start and moves."""
         ...
@@ -141,9 +141,9 @@ class Store(Protocol):
         """Keep a game that cannot be played (its moves do not replay) out of play."""
         ...
 
-    def game_by_origin(self, origin: str) -> StoredGame | None: ...
+    def game_by_origin(self, origin: str) -> ServerGame | None: ...
 
-    def set_aside_games(self) -> list[StoredGame]: ...
+    def set_aside_games(self) -> list[ServerGame]: ...
 
     def append_move(self, game_id: int, ply: int, square: int) -> None:
         """Commit the move after ``ply`` moves; ``StaleMove`` if that ply is taken."""
@@ -155,9 +155,9 @@ class Store(Protocol):
 
     def finish_game(self, game_id: int, *, resigned: str | None = None) -> None: ...
 
-    def game(self, game_id: int) -> StoredGame | None: ...
+    def game(self, game_id: int) -> ServerGame | None: ...
 
-    def games(self, *, unfinished_only: bool = False) -> list[StoredGame]: ...
+    def games(self, *, unfinished_only: bool = False) -> list[ServerGame]: ...
 
     def close(self) -> None: ...
 
@@ -344,7 +344,7 @@ class SqliteStore(SqliteFile):
         origin: str | None = None,
         started: datetime | None = None,
         moves: tuple[int, ...] = (),
-    ) -> StoredGame:
+    ) -> ServerGame:
         now = _now()
         created = now if started is None else started.astimezone(UTC).isoformat()
         with self._writing() as db:
@@ -359,7 +359,7 @@ class SqliteStore(SqliteFile):
             assert game_id is not None
             for ply, square in enumerate(moves):
                 _append(db, game_id, ply, square, now)
-        return StoredGame(
+        return ServerGame(
             game_id,
             black,
             white,
@@ -436,13 +436,13 @@ class SqliteStore(SqliteFile):
                 StoredChallenge(r[0], r[1], r[2], r[3], datetime.fromisoformat(r[4])) for r in rows
             ]
 
-    def game(self, game_id: int) -> StoredGame | None:
+    def game(self, game_id: int) -> ServerGame | None:
         if not 0 <= game_id < 2**63:  # SQLite's integers: no such game, not an OverflowError
             return None
         found = self._games("WHERE id = ?", (game_id,))
         return found[0] if found else None
 
-    def game_by_origin(self, origin: str) -> StoredGame | None:
+    def game_by_origin(self, origin: str) -> ServerGame | None:
         """The game that began as ``origin``: resumed here, or begun here."""
         server, _, number = origin.rpartition(":")
         if server == self.server_id and number.isdigit():
@@ -452,16 +452,16 @@ class SqliteStore(SqliteFile):
         playable = [g for g in self._games("WHERE origin = ?", (origin,)) if g.set_aside is None]
         return playable[-1] if playable else None
 
-    def games(self, *, unfinished_only: bool = False) -> list[StoredGame]:
+    def games(self, *, unfinished_only: bool = False) -> list[ServerGame]:
         """Every game, or those in play (unfinished and not set aside)."""
         return self._games(
             "WHERE NOT finished AND set_aside IS NULL" if unfinished_only else "", ()
         )
 
-    def set_aside_games(self) -> list[StoredGame]:
+    def set_aside_games(self) -> list[ServerGame]:
         return self._games("WHERE set_aside IS NOT NULL AND NOT finished", ())
 
-    def _games(self, where: str, args: tuple[object, ...]) -> list[StoredGame]:
+    def _games(self, where: str, args: tuple[object, ...]) -> list[ServerGame]:
         server_id = self.server_id
         with self._reading() as db:
             rows = db.execute(
@@ -477,7 +477,7 @@ class SqliteStore(SqliteFile):
             ):
                 moves[game_id].append(square)
             return [
-                StoredGame(
+                ServerGame(
                     id=row[0],
                     black=row[1],
                     white=row[2],
