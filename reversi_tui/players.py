@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from reversi_tui.engine import Move, Ply, Position
-from reversi_tui.match.settings import PlayerKind, PlayerSpec
-from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult
+from reversi_tui.match.settings import PLAYER_CHOICES, PlayerKind, PlayerSpec
+from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult, SourceFactory
 
 if TYPE_CHECKING:  # the AI is imported when a computer first searches, off the start-up path
     from reversi_tui.engine.ai.result import SearchResult, StopCheck
@@ -115,8 +115,37 @@ async def run_search(search: Search, position: Position) -> PlayResult:
     return PlayResult(result.move, result)
 
 
-def make_source(spec: PlayerSpec, seed: int | None = None) -> MoveSource:
-    """The standard source for a spec: a local human, or the computer at its level."""
-    if spec.kind is PlayerKind.HUMAN:
-        return LocalHuman()
+class UnplayableError(ValueError):
+    """A player of a kind this version cannot play (yet); ``str()`` says so in a sentence."""
+
+
+def _computer(spec: PlayerSpec, seed: int | None) -> MoveSource:
     return Computer(spec.level, spec.think_time, seed, spec.depth)
+
+
+#: The kinds of player that can play, each with how its source is made: a new kind is its
+#: source class and its entry here (its ``PlayerKind`` gives its text form). The kinds
+#: not here can be written and stored but not played: ``make_source`` refuses them.
+SOURCES: dict[PlayerKind, SourceFactory] = {
+    PlayerKind.HUMAN: lambda spec, seed: LocalHuman(),
+    PlayerKind.COMPUTER: _computer,
+}
+
+
+def can_play(spec: PlayerSpec) -> bool:
+    """Whether this version has a source for ``spec``'s kind."""
+    return spec.kind in SOURCES
+
+
+def make_source(spec: PlayerSpec, seed: int | None = None) -> MoveSource:
+    """The standard source for a spec: a local human, or the computer at its level.
+
+    Raises UnplayableError for a kind without a source (an engine, for now).
+    """
+    factory = SOURCES.get(spec.kind)
+    if factory is None:
+        raise UnplayableError(
+            f"{spec.label} cannot play: {spec.kind} players cannot play yet in this "
+            f"version of reversi (players: {', '.join(PLAYER_CHOICES)})"
+        )
+    return factory(spec, seed)

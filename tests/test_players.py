@@ -6,9 +6,16 @@ import pytest
 
 from reversi_tui.engine import Position
 from reversi_tui.engine.ai import LEVELS
-from reversi_tui.match import LEVEL_NAMES, PLAYER_CHOICES, PlayerSpec
+from reversi_tui.match import LEVEL_NAMES, PLAYER_CHOICES, PlayerKind, PlayerSpec
 from reversi_tui.match.sources import MoveRequest
-from reversi_tui.players import Computer, LocalHuman, make_source
+from reversi_tui.players import (
+    SOURCES,
+    Computer,
+    LocalHuman,
+    UnplayableError,
+    can_play,
+    make_source,
+)
 
 from .fakes import FakeComputer
 
@@ -55,3 +62,17 @@ async def test_cancelling_a_request_stops_the_search_thread() -> None:
         await task
     # The thread saw the stop flag: nothing is left running in the default executor.
     await asyncio.wait_for(asyncio.get_running_loop().shutdown_default_executor(), 5)
+
+
+@pytest.mark.parametrize("text", ["gtp:edax -gtp", "nboard:edax --nboard", "engine:Edax"])
+def test_an_engine_that_cannot_play_yet_is_refused_by_name(text: str) -> None:
+    spec = PlayerSpec.from_text(text)
+    assert not can_play(spec)
+    with pytest.raises(UnplayableError, match=f"{spec.kind} players cannot play yet") as refused:
+        make_source(spec)
+    assert spec.label in str(refused.value)
+
+
+def test_people_and_the_computer_are_the_kinds_that_play() -> None:
+    assert set(SOURCES) == {PlayerKind.HUMAN, PlayerKind.COMPUTER}
+    assert can_play(PlayerSpec.human()) and can_play(PlayerSpec.computer("hard", 2.0, 6))

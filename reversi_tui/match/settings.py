@@ -3,32 +3,103 @@
 One typed value built by every front end (the command line, the new-game
 dialog, later a save file and the network handshake) instead of loose strings,
 so the same choices always make the same players.
+
+A player has one text form, ``PlayerSpec.text`` (also ``str(spec)``), read back by
+``PlayerSpec.from_text``; the command line, the settings file, the game records,
+PGN files and the records database all write players this way:
+
+=========================  ==============================================================
+``human``                  a person at this terminal
+``hard``                   the computer at a level (``easy``, ``medium``, ``hard``,
+                           ``expert``), on the level's own clock
+``hard/2.5s``              ... thinking 2.5 seconds a move
+``hard/6ply``              ... searching 6 plies deep (1 to 60), whatever the time
+``hard/0.5s/6ply``         ... both
+``gtp:COMMAND LINE``       an engine speaking GTP, started with COMMAND LINE
+``nboard:COMMAND LINE``    an engine speaking NBoard's protocol, started with COMMAND LINE
+``engine:NAME``            an engine configured under NAME
+=========================  ==============================================================
+
+Seconds are written as Python writes the float, without a trailing ``.0`` (``2s``,
+``0.25s``, ``1e-05s``), so every spec reads back equal. The engine kinds can be
+written, stored and read back; which kinds can play is ``players.SOURCES``.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Final
 
 from reversi_tui.engine import Color, Position, handicap_position
 from reversi_tui.engine.ai.names import LEVEL_NAMES
 
-__all__ = ["LEVEL_NAMES", "PLAYER_CHOICES", "MatchSettings", "PlayerKind", "PlayerSpec"]
+__all__ = [
+    "LEVEL_NAMES",
+    "PLAYER_CHOICES",
+    "PLAYER_FORMS",
+    "MatchSettings",
+    "PlayerKind",
+    "PlayerSpec",
+]
 
-#: Every name ``--black``/``--white`` accept: a human, or the computer at a level.
+#: The simple choices (the new-game dialog's): a human, or the computer at a level.
 PLAYER_CHOICES = ("human", *LEVEL_NAMES)
+#: How a player is written, for messages.
+PLAYER_FORMS: Final = (
+    f"a player is written human, a level ({', '.join(LEVEL_NAMES)}), a level with its "
+    "time or depth (hard/2.5s, hard/6ply, hard/0.5s/6ply), gtp:COMMAND, nboard:COMMAND "
+    "or engine:NAME"
+)
 
 
 class PlayerKind(StrEnum):
-    """The kinds of move source a side can be (remote users and engines come later)."""
+    """The kinds of player; each kind's label is in ``_LABELS``.
+
+    A kind that ``takes_program`` is written ``KIND:PROGRAM``. A new kind is an entry
+    here and in ``_LABELS``, and its move source in ``players.SOURCES``.
+    """
 
     HUMAN = "human"
     COMPUTER = "computer"
+    #: An engine speaking the Go Text Protocol: ``gtp:COMMAND LINE``.
+    GTP = "gtp"
+    #: An engine speaking NBoard's protocol: ``nboard:COMMAND LINE``.
+    NBOARD = "nboard"
+    #: An engine configured by name: ``engine:NAME``.
+    ENGINE = "engine"
+
+    @property
+    def takes_program(self) -> bool:
+        """Written ``KIND:PROGRAM``: a command line or an engine's name tells its players apart."""
+        return self not in (PlayerKind.HUMAN, PlayerKind.COMPUTER)
+
+    def describe(self, identity: str) -> str:
+        """The label of one of this kind's players, given what tells them apart (a
+        person's name, a computer's level, an engine's command or name)."""
+        return _LABELS[self].format(identity)
+
+
+#: Each kind's label for one of its players (``{}``: its identity).
+_LABELS: Final = {
+    PlayerKind.HUMAN: "{}",
+    PlayerKind.COMPUTER: "Computer ({})",
+    PlayerKind.GTP: "GTP engine ({})",
+    PlayerKind.NBOARD: "NBoard engine ({})",
+    PlayerKind.ENGINE: "Engine ({})",
+}
+assert set(_LABELS) == set(PlayerKind)
+
+_SECONDS = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?s")
+_PLIES = re.compile(r"\d{1,2}ply")
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerSpec:
-    """One side's player: a human, or the computer at a level with an optional clock."""
+    """One side's player: a human, the computer at a level with an optional clock, or
+    an engine (``program``: its command line or name). What a kind does not use is
+    reset to its default, so two specs are equal exactly when their texts are."""
 
     kind: PlayerKind = PlayerKind.HUMAN
     level: str = "medium"
@@ -36,14 +107,28 @@ class PlayerSpec:
     think_time: float | None = None
     #: A fixed search depth instead of the clock (reproducible games; the arena uses it).
     depth: int | None = None
+    #: An engine's command line (``gtp``, ``nboard``) or name (``engine``); "" otherwise.
+    program: str = ""
 
     def __post_init__(self) -> None:
+        if self.kind is not PlayerKind.COMPUTER:
+            for name, default in (("level", "medium"), ("think_time", None), ("depth", None)):
+                object.__setattr__(self, name, default)
         if self.kind is PlayerKind.COMPUTER and self.level not in LEVEL_NAMES:
             raise ValueError(f"unknown level {self.level!r}: choose from {', '.join(LEVEL_NAMES)}")
-        if self.think_time is not None and not 0 < self.think_time < float("inf"):
-            raise ValueError("think time must be a positive number of seconds")
+        if self.think_time is not None:
+            if not 0 < self.think_time < float("inf"):
+                raise ValueError("think time must be a positive number of seconds")
+            object.__setattr__(self, "think_time", float(self.think_time))
         if self.depth is not None and not 1 <= self.depth <= 60:
             raise ValueError("a search depth is 1 to 60 plies")
+        if self.kind.takes_program:
+            if not self.program or self.program.strip() != self.program:
+                raise ValueError(f"a {self.kind} player needs its command line or name")
+            if not self.program.isprintable():
+                raise ValueError(f"a {self.kind} player's command is one line of text")
+        elif self.program:
+            raise ValueError(f"a {self.kind} player has no program")
 
     @classmethod
     def human(cls) -> PlayerSpec:
@@ -56,20 +141,91 @@ class PlayerSpec:
         return cls(PlayerKind.COMPUTER, level, think_time, depth)
 
     @classmethod
-    def parse(cls, choice: str, think_time: float | None = None) -> PlayerSpec:
-        """A ``--black``/``--white`` value: ``human`` or a level name."""
-        if choice == PlayerKind.HUMAN:
+    def engine(cls, kind: PlayerKind, program: str) -> PlayerSpec:
+        """An engine player: ``program`` is its command line (gtp, nboard) or name (engine)."""
+        return cls(kind, program=program)
+
+    # The text form -----------------------------------------------------------------------
+    @property
+    def text(self) -> str:
+        """The one text form (see the module): ``human``, ``hard/2.5s``, ``gtp:edax -gtp``."""
+        if self.kind.takes_program:
+            return f"{self.kind}:{self.program}"
+        if self.kind is PlayerKind.HUMAN:
+            return "human"
+        parts = [self.level]
+        if self.think_time is not None:
+            parts.append(f"{repr(self.think_time).removesuffix('.0')}s")
+        if self.depth is not None:
+            parts.append(f"{self.depth}ply")
+        return "/".join(parts)
+
+    def __str__(self) -> str:
+        return self.text
+
+    @classmethod
+    def from_text(cls, text: str) -> PlayerSpec:
+        """The player ``text`` writes; ValueError (saying how players are written) if none."""
+        head, colon, program = text.partition(":")
+        if colon:
+            kind = next((k for k in PlayerKind if k.takes_program and k.value == head), None)
+            if kind is None or not program.strip() or not program.isprintable():
+                raise ValueError(f"{text!r} is not a player: {PLAYER_FORMS}")
+            return cls.engine(kind, program.strip())
+        if text == PlayerKind.HUMAN:
             return cls.human()
-        return cls.computer(choice, think_time)
+        level, *clock = text.split("/")
+        if level not in LEVEL_NAMES:
+            raise ValueError(f"unknown level {level!r}: {PLAYER_FORMS}")
+        seconds = [part for part in clock if _SECONDS.fullmatch(part)]
+        plies = [part for part in clock if _PLIES.fullmatch(part)]
+        if len(seconds) > 1 or len(plies) > 1 or len(seconds) + len(plies) != len(clock):
+            raise ValueError(f"{text!r} is not a player: {PLAYER_FORMS}")
+        try:
+            return cls.computer(
+                level,
+                float(seconds[0].removesuffix("s")) if seconds else None,
+                int(plies[0].removesuffix("ply")) if plies else None,
+            )
+        except ValueError as error:
+            raise ValueError(f"{text!r} is not a player ({error}): {PLAYER_FORMS}") from None
+
+    @classmethod
+    def parse(cls, choice: str, think_time: float | None = None) -> PlayerSpec:
+        """A ``--black``/``--white`` value (the text form) with ``--think-time``, which
+        a computer without a time of its own takes."""
+        spec = cls.from_text(choice)
+        if (
+            think_time is None
+            or spec.kind is not PlayerKind.COMPUTER
+            or spec.think_time is not None
+        ):
+            return spec
+        return replace(spec, think_time=think_time)
+
+    # What the kind means -------------------------------------------------------------------
+    @property
+    def is_human(self) -> bool:
+        """A person: recorded under a login name, counted in statistics."""
+        return self.kind is PlayerKind.HUMAN
+
+    @property
+    def identity(self) -> str:
+        """What tells two players of a kind apart, clocks aside: a computer's level, an
+        engine's command line or name ("" for a person, whose name is recorded apart)."""
+        if self.kind is PlayerKind.COMPUTER:
+            return self.level
+        return self.program
 
     @property
     def choice(self) -> str:
-        """The ``--black``/``--white`` spelling: ``human`` or the level."""
-        return "human" if self.kind is PlayerKind.HUMAN else self.level
+        """The simple choice: ``human`` or the level (an engine's text)."""
+        return self.level if self.kind is PlayerKind.COMPUTER else self.text
 
     @property
     def label(self) -> str:
-        return "Human" if self.kind is PlayerKind.HUMAN else f"Computer ({self.level})"
+        """``Human``, ``Computer (hard)``, ``GTP engine (edax -gtp)``."""
+        return "Human" if self.is_human else self.kind.describe(self.identity)
 
 
 def handicap_of(start: Position) -> tuple[int, Color] | None:

@@ -25,13 +25,11 @@ from typing import Final
 from reversi_tui.net import protocol
 from reversi_tui.net.discovery import Connected, NoServer, connect, describe
 from reversi_tui.net.protocol import (
-    IDENTITY_MISMATCH,
     MAX_SERVER_LINE,
     PING_INTERVAL,
-    TOO_MANY_SESSIONS,
-    VERSION_UNSUPPORTED,
     Bye,
     Error,
+    ErrorCode,
     Hello,
     Ping,
     ProtocolError,
@@ -43,7 +41,9 @@ from reversi_tui.net.trust import Owner, trusted_by_rule
 #: Seconds between attempts after a drop: growing, then steady.
 BACKOFF: Final = (0.5, 1.0, 2.0, 4.0, 8.0)
 #: Errors that no reconnection can cure.
-FATAL: Final = frozenset({IDENTITY_MISMATCH, VERSION_UNSUPPORTED, TOO_MANY_SESSIONS})
+FATAL: Final = frozenset(
+    {ErrorCode.IDENTITY_MISMATCH, ErrorCode.VERSION_UNSUPPORTED, ErrorCode.TOO_MANY_SESSIONS}
+)
 
 #: Connects; its argument says whether it may start a server when none answers.
 Connector = Callable[[bool], Awaitable[Connected]]

@@ -28,22 +28,9 @@ from reversi_tui.engine import Color, Game, IllegalMoveError, parse_square, squa
 from reversi_tui.engine.notation import NotationError
 from reversi_tui.net import protocol
 from reversi_tui.net.protocol import (
-    ALREADY_CHALLENGED,
-    CANNOT_CHALLENGE_SELF,
-    GAME_OVER,
-    ILLEGAL_MOVE,
-    NO_SUCH_CHALLENGE,
-    NO_SUCH_GAME,
-    NOT_A_PLAYER,
-    NOT_YOUR_TURN,
-    RESUME_REFUSED,
-    SERVER_ERROR,
-    STALE_PLY,
-    TOO_MANY_CHALLENGES,
-    TOO_MANY_GAMES,
-    USER_OFFLINE,
     ChallengeInfo,
     ClientMessage,
+    ErrorCode,
     RequestId,
     State,
     side_name,
@@ -263,7 +250,7 @@ class Hub:
             case protocol.Resume():
                 self._resume(peer, message)
             case protocol.Hello():
-                self._error(peer, protocol.BAD_MESSAGE, "hello is said once, at the start", re)
+                self._error(peer, ErrorCode.BAD_MESSAGE, "hello is said once, at the start", re)
 
     def lobby(self, re: RequestId | None = None) -> protocol.LobbyReply:
         active = [g for g in self.games.values() if not g.over]
@@ -284,27 +271,32 @@ class Hub:
     def _challenge(self, peer: Peer, message: protocol.Challenge) -> None:
         user, target, re = peer.user, message.to, message.id
         if target == user:
-            self._error(peer, CANNOT_CHALLENGE_SELF, "you cannot challenge yourself", re)
+            self._error(peer, ErrorCode.CANNOT_CHALLENGE_SELF, "you cannot challenge yourself", re)
             return
         if not self.online(target):
-            self._error(peer, USER_OFFLINE, f"{target} is not online", re)
+            self._error(peer, ErrorCode.USER_OFFLINE, f"{target} is not online", re)
             return
         pending = list(self.challenges.values())
         if any(c.challenger == user and c.target == target for c in pending):
             self._error(
                 peer,
-                ALREADY_CHALLENGED,
+                ErrorCode.ALREADY_CHALLENGED,
                 f"you have challenged {target} already: wait, or cancel",
                 re,
             )
             return
         if sum(c.challenger == user for c in pending) >= protocol.MAX_CHALLENGES_FROM:
             limit = protocol.MAX_CHALLENGES_FROM
-            self._error(peer, TOO_MANY_CHALLENGES, f"you have {limit} challenges open already", re)
+            self._error(
+                peer, ErrorCode.TOO_MANY_CHALLENGES, f"you have {limit} challenges open already", re
+            )
             return
         if sum(c.target == target for c in pending) >= protocol.MAX_CHALLENGES_TO:
             self._error(
-                peer, TOO_MANY_CHALLENGES, f"{target} has too many challenges waiting already", re
+                peer,
+                ErrorCode.TOO_MANY_CHALLENGES,
+                f"{target} has too many challenges waiting already",
+                re,
             )
             return
         try:
@@ -335,7 +327,9 @@ class Hub:
             == user
         )
         if challenge is None or not own:
-            self._error(peer, NO_SUCH_CHALLENGE, f"no challenge {message.challenge} for you", re)
+            self._error(
+                peer, ErrorCode.NO_SUCH_CHALLENGE, f"no challenge {message.challenge} for you", re
+            )
             return
         if isinstance(message, protocol.Accept):
             self._start_game(peer, challenge, re)
@@ -386,7 +380,9 @@ class Hub:
         for user in (challenge.challenger, challenge.target):
             if self._active_games(user) >= protocol.MAX_ACTIVE_GAMES:
                 limit = protocol.MAX_ACTIVE_GAMES
-                self._error(peer, TOO_MANY_GAMES, f"{user} has {limit} unfinished games", re)
+                self._error(
+                    peer, ErrorCode.TOO_MANY_GAMES, f"{user} has {limit} unfinished games", re
+                )
                 return
         colour = challenge.color
         if colour == "random":
@@ -426,14 +422,14 @@ class Hub:
         (``no_such_game``, ``not_a_player``, ``game_over``, in that order) is sent."""
         live = self._find(game_id)
         if live is None:
-            self._error(peer, NO_SUCH_GAME, f"no game {game_id}", re)
+            self._error(peer, ErrorCode.NO_SUCH_GAME, f"no game {game_id}", re)
             return None
         colour = live.player(peer.user)
         if colour is None:
-            self._error(peer, NOT_A_PLAYER, f"you do not play in game {live.id}", re)
+            self._error(peer, ErrorCode.NOT_A_PLAYER, f"you do not play in game {live.id}", re)
             return None
         if live.over:
-            self._error(peer, GAME_OVER, f"game {live.id} is over", re)
+            self._error(peer, ErrorCode.GAME_OVER, f"game {live.id} is over", re)
             return None
         return live, colour
 
@@ -448,7 +444,7 @@ class Hub:
             peer.send_line(
                 protocol.encode(
                     protocol.Error(
-                        code=STALE_PLY,
+                        code=ErrorCode.STALE_PLY,
                         message=f"game {live.id} is at ply {ply}, not {message.ply}",
                         expected=ply,
                         re=re,
@@ -457,19 +453,19 @@ class Hub:
             )
             return
         if live.game.turn is not colour:
-            self._error(peer, NOT_YOUR_TURN, f"it is {live.game.turn.title}'s turn", re)
+            self._error(peer, ErrorCode.NOT_YOUR_TURN, f"it is {live.game.turn.title}'s turn", re)
             return
         try:
             square = parse_square(message.square)
         except NotationError:
-            self._error(peer, ILLEGAL_MOVE, f"{message.square[:8]!r} is not a square", re)
+            self._error(peer, ErrorCode.ILLEGAL_MOVE, f"{message.square[:8]!r} is not a square", re)
             return
         position = live.game.position
         if position.color_at(square) is not None:
-            self._error(peer, ILLEGAL_MOVE, f"{message.square} is taken", re)
+            self._error(peer, ErrorCode.ILLEGAL_MOVE, f"{message.square} is taken", re)
             return
         if not position.flips(square):
-            self._error(peer, ILLEGAL_MOVE, f"{message.square} flips nothing", re)
+            self._error(peer, ErrorCode.ILLEGAL_MOVE, f"{message.square} flips nothing", re)
             return
         live.pending = (peer, re, ply, square)
         self._batch.append(live)
@@ -499,7 +495,7 @@ class Hub:
                     committed.append(live)
                 except StaleMove:
                     live.pending = None
-                    self._error(peer, STALE_PLY, f"game {live.id} moved on", re)
+                    self._error(peer, ErrorCode.STALE_PLY, f"game {live.id} moved on", re)
                 except StoreError as error:
                     live.pending = None
                     self._failed(peer, error, re)
@@ -539,7 +535,7 @@ class Hub:
         re = message.id
         live = self._find(message.game)
         if live is None:
-            self._error(peer, NO_SUCH_GAME, f"no game {message.game}", re)
+            self._error(peer, ErrorCode.NO_SUCH_GAME, f"no game {message.game}", re)
             return
         if isinstance(message, protocol.Watch) and live.player(peer.user) is None:
             live.watchers.add(peer)
@@ -572,13 +568,15 @@ class Hub:
         else:
             live = self._find(message.game)
             if live is None:
-                self._error(peer, NO_SUCH_GAME, f"no game {message.game}", re)
+                self._error(peer, ErrorCode.NO_SUCH_GAME, f"no game {message.game}", re)
                 return
             if live.player(peer.user) is None and peer not in live.watchers:
-                self._error(peer, NOT_A_PLAYER, f"you neither play nor watch game {live.id}", re)
+                self._error(
+                    peer, ErrorCode.NOT_A_PLAYER, f"you neither play nor watch game {live.id}", re
+                )
                 return
             if live.over:
-                self._error(peer, GAME_OVER, f"game {live.id} is over", re)
+                self._error(peer, ErrorCode.GAME_OVER, f"game {live.id} is over", re)
                 return
             audience = self._audience(live)
         if not text:
@@ -592,7 +590,7 @@ class Hub:
         and the game re-created when the other player's copy agrees."""
         user, re, origin = peer.user, message.id, message.origin
         if user not in (message.black, message.white) or message.black == message.white:
-            self._error(peer, RESUME_REFUSED, "you do not play in that game", re)
+            self._error(peer, ErrorCode.RESUME_REFUSED, "you do not play in that game", re)
             return
         try:
             held = self.store.game_by_origin(origin)
@@ -602,18 +600,20 @@ class Hub:
         if held is not None:
             live = self.games.get(held.id) or self._load(held.id)
             if live is not None and live.player(user) is None:
-                self._error(peer, RESUME_REFUSED, "you do not play in that game", re)
+                self._error(peer, ErrorCode.RESUME_REFUSED, "you do not play in that game", re)
                 return
             if live is not None:
                 self._reply(peer, self.state(live, re=re))
                 return
         claim = _claim_of(user, message)
         if isinstance(claim, str):
-            self._error(peer, RESUME_REFUSED, claim, re)
+            self._error(peer, ErrorCode.RESUME_REFUSED, claim, re)
             return
         for player in (claim.black, claim.white):
             if self._active_games(player) >= protocol.MAX_ACTIVE_GAMES:
-                self._error(peer, TOO_MANY_GAMES, f"{player} has too many unfinished games", re)
+                self._error(
+                    peer, ErrorCode.TOO_MANY_GAMES, f"{player} has too many unfinished games", re
+                )
                 return
         other = claim.white if user == claim.black else claim.black
         key = (origin, claim.black, claim.white)
@@ -621,7 +621,7 @@ class Hub:
         earlier = by_user.get(other)
         if earlier is None:
             if user not in by_user and self._claims_of(user) >= protocol.MAX_ACTIVE_GAMES:
-                self._error(peer, TOO_MANY_GAMES, "you have too many games waiting", re)
+                self._error(peer, ErrorCode.TOO_MANY_GAMES, "you have too many games waiting", re)
                 return
             by_user[user] = claim
             self.log(f"{user} asks to resume {origin} against {other}")
@@ -634,9 +634,9 @@ class Hub:
         if disagreement is not None:
             self.log(f"{origin}: the players' copies disagree ({disagreement})")
             text = f"your copy and {other}'s disagree ({disagreement}): the game is not resumed"
-            self._error(peer, RESUME_REFUSED, text, re)
+            self._error(peer, ErrorCode.RESUME_REFUSED, text, re)
             text = f"your copy and {user}'s disagree ({disagreement}): the game is not resumed"
-            self._send(self.sessions(other), _error_line(RESUME_REFUSED, text))
+            self._send(self.sessions(other), _error_line(ErrorCode.RESUME_REFUSED, text))
             return
         agreed = _common_prefix(earlier.moves, claim.moves)
         try:
@@ -705,15 +705,15 @@ class Hub:
     def _reply(peer: Peer, message: protocol.ServerMessage) -> None:
         peer.send_line(protocol.encode(message))
 
-    def _error(self, peer: Peer, code: str, text: str, re: RequestId | None) -> None:
+    def _error(self, peer: Peer, code: ErrorCode, text: str, re: RequestId | None) -> None:
         peer.send_line(_error_line(code, text, re))
 
     def _failed(self, peer: Peer, error: StoreError, re: RequestId | None) -> None:
         self.log(f"store: {error}")
-        self._error(peer, SERVER_ERROR, "the server cannot save that now; try again", re)
+        self._error(peer, ErrorCode.SERVER_ERROR, "the server cannot save that now; try again", re)
 
 
-def _error_line(code: str, text: str, re: RequestId | None = None) -> bytes:
+def _error_line(code: ErrorCode, text: str, re: RequestId | None = None) -> bytes:
     return protocol.encode(protocol.Error(code=code, message=text, re=re))
 
 

@@ -15,6 +15,7 @@ easier to get wrong, and pydantic is a far heavier dependency for the same job.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated, Any, Final, Literal
 
 import msgspec
@@ -54,74 +55,52 @@ UserName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 Id = Annotated[int, msgspec.Meta(ge=0)]
 
 # Error codes, stable and documented -----------------------------------------------------
-BAD_JSON: Final = "bad_json"
-BAD_MESSAGE: Final = "bad_message"
-UNKNOWN_TYPE: Final = "unknown_type"
-HELLO_FIRST: Final = "hello_first"
-VERSION_UNSUPPORTED: Final = "version_unsupported"
-TOO_LARGE: Final = "too_large"
-HELLO_TIMEOUT_CODE: Final = "hello_timeout"
-IDLE_TIMEOUT_CODE: Final = "idle_timeout"
-IDENTITY_MISMATCH: Final = "identity_mismatch"
-TOO_MANY_SESSIONS: Final = "too_many_sessions"
-USER_OFFLINE: Final = "user_offline"
-CANNOT_CHALLENGE_SELF: Final = "cannot_challenge_self"
-NO_SUCH_CHALLENGE: Final = "no_such_challenge"
-NO_SUCH_GAME: Final = "no_such_game"
-NOT_A_PLAYER: Final = "not_a_player"
-NOT_YOUR_TURN: Final = "not_your_turn"
-STALE_PLY: Final = "stale_ply"
-ILLEGAL_MOVE: Final = "illegal_move"
-GAME_OVER: Final = "game_over"
-RATE_LIMITED: Final = "rate_limited"
-#: The server could not commit a change (its disk): nothing changed; try again.
-SERVER_ERROR: Final = "server_error"
-ALREADY_CHALLENGED: Final = "already_challenged"
-TOO_MANY_CHALLENGES: Final = "too_many_challenges"
-TOO_MANY_GAMES: Final = "too_many_games"
-#: A ``resume`` that cannot be: not a player, moves that do not replay, or two players'
-#: copies that disagree.
-RESUME_REFUSED: Final = "resume_refused"
-TOO_MANY_CONNECTIONS: Final = "too_many_connections"
 
-ERROR_CODES: Final = (
-    BAD_JSON,
-    BAD_MESSAGE,
-    UNKNOWN_TYPE,
-    HELLO_FIRST,
-    VERSION_UNSUPPORTED,
-    TOO_LARGE,
-    HELLO_TIMEOUT_CODE,
-    IDLE_TIMEOUT_CODE,
-    IDENTITY_MISMATCH,
-    TOO_MANY_SESSIONS,
-    USER_OFFLINE,
-    CANNOT_CHALLENGE_SELF,
-    NO_SUCH_CHALLENGE,
-    NO_SUCH_GAME,
-    NOT_A_PLAYER,
-    NOT_YOUR_TURN,
-    STALE_PLY,
-    ILLEGAL_MOVE,
-    GAME_OVER,
-    RATE_LIMITED,
-    SERVER_ERROR,
-    ALREADY_CHALLENGED,
-    TOO_MANY_CHALLENGES,
-    TOO_MANY_GAMES,
-    RESUME_REFUSED,
-    TOO_MANY_CONNECTIONS,
-)
+
+class ErrorCode(StrEnum):
+    """Every error code, as ``Error.code`` carries it (a plain string on the wire)."""
+
+    BAD_JSON = "bad_json"
+    BAD_MESSAGE = "bad_message"
+    UNKNOWN_TYPE = "unknown_type"
+    HELLO_FIRST = "hello_first"
+    VERSION_UNSUPPORTED = "version_unsupported"
+    TOO_LARGE = "too_large"
+    HELLO_TIMEOUT = "hello_timeout"
+    IDLE_TIMEOUT = "idle_timeout"
+    IDENTITY_MISMATCH = "identity_mismatch"
+    TOO_MANY_SESSIONS = "too_many_sessions"
+    USER_OFFLINE = "user_offline"
+    CANNOT_CHALLENGE_SELF = "cannot_challenge_self"
+    NO_SUCH_CHALLENGE = "no_such_challenge"
+    NO_SUCH_GAME = "no_such_game"
+    NOT_A_PLAYER = "not_a_player"
+    NOT_YOUR_TURN = "not_your_turn"
+    STALE_PLY = "stale_ply"
+    ILLEGAL_MOVE = "illegal_move"
+    GAME_OVER = "game_over"
+    RATE_LIMITED = "rate_limited"
+    #: The server could not commit a change (its disk): nothing changed; try again.
+    SERVER_ERROR = "server_error"
+    ALREADY_CHALLENGED = "already_challenged"
+    TOO_MANY_CHALLENGES = "too_many_challenges"
+    TOO_MANY_GAMES = "too_many_games"
+    #: A ``resume`` that cannot be: not a player, moves that do not replay, or two
+    #: players' copies that disagree.
+    RESUME_REFUSED = "resume_refused"
+    TOO_MANY_CONNECTIONS = "too_many_connections"
+
+
 #: After these the server closes the connection; after the others it stays usable.
 CLOSING_CODES: Final = frozenset(
     {
-        TOO_LARGE,
-        IDENTITY_MISMATCH,
-        VERSION_UNSUPPORTED,
-        TOO_MANY_SESSIONS,
-        HELLO_TIMEOUT_CODE,
-        IDLE_TIMEOUT_CODE,
-        TOO_MANY_CONNECTIONS,
+        ErrorCode.TOO_LARGE,
+        ErrorCode.IDENTITY_MISMATCH,
+        ErrorCode.VERSION_UNSUPPORTED,
+        ErrorCode.TOO_MANY_SESSIONS,
+        ErrorCode.HELLO_TIMEOUT,
+        ErrorCode.IDLE_TIMEOUT,
+        ErrorCode.TOO_MANY_CONNECTIONS,
     }
 )
 
@@ -421,7 +400,7 @@ class ProtocolError(Exception):
     """A line that is not a valid message: the error code to answer with, a message
     naming what is wrong, and the request's ``id`` when it could be read."""
 
-    def __init__(self, code: str, message: str, re: RequestId | None = None) -> None:
+    def __init__(self, code: ErrorCode, message: str, re: RequestId | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -450,7 +429,7 @@ def _decode(
     limit: int = MAX_LINE,
 ) -> Any:
     if len(line) > limit:
-        raise ProtocolError(TOO_LARGE, f"a line is at most {limit} bytes")
+        raise ProtocolError(ErrorCode.TOO_LARGE, f"a line is at most {limit} bytes")
     try:
         return decoder.decode(line)
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as error:
@@ -462,17 +441,17 @@ def _diagnose(line: bytes, error: Exception, types: frozenset[str]) -> ProtocolE
     try:
         raw = msgspec.json.decode(line)
     except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as not_json:
-        return ProtocolError(BAD_JSON, f"not valid JSON: {_short(not_json)}")
+        return ProtocolError(ErrorCode.BAD_JSON, f"not valid JSON: {_short(not_json)}")
     if not isinstance(raw, dict):
-        return ProtocolError(BAD_MESSAGE, "a message is a JSON object")
+        return ProtocolError(ErrorCode.BAD_MESSAGE, "a message is a JSON object")
     given = raw.get("id")
     re = given if _is_request_id(given) else None
     kind = raw.get("type")
     if not isinstance(kind, str):
-        return ProtocolError(BAD_MESSAGE, 'a message needs a string field "type"', re)
+        return ProtocolError(ErrorCode.BAD_MESSAGE, 'a message needs a string field "type"', re)
     if kind not in types:
-        return ProtocolError(UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}", re)
-    return ProtocolError(BAD_MESSAGE, _short(error), re)
+        return ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}", re)
+    return ProtocolError(ErrorCode.BAD_MESSAGE, _short(error), re)
 
 
 def _is_request_id(value: object) -> bool:

@@ -45,23 +45,10 @@ from reversi_tui.net import protocol
 from reversi_tui.net.discovery import ABSTRACT_NAME, describe
 from reversi_tui.net.hub import Hub
 from reversi_tui.net.identity import peer_name
-from reversi_tui.net.protocol import (
-    CLOSING_CODES,
-    HELLO_FIRST,
-    HELLO_TIMEOUT_CODE,
-    IDENTITY_MISMATCH,
-    IDLE_TIMEOUT_CODE,
-    RATE_LIMITED,
-    TOO_LARGE,
-    TOO_MANY_CONNECTIONS,
-    TOO_MANY_SESSIONS,
-    VERSION_UNSUPPORTED,
-    ProtocolError,
-    RequestId,
-)
+from reversi_tui.net.protocol import CLOSING_CODES, ErrorCode, ProtocolError, RequestId
 from reversi_tui.net.store import Store
 
-__all__ = ["ABSTRACT_NAME", "TOO_MANY_CONNECTIONS", "Limits", "Server", "ServerRunning"]
+__all__ = ["ABSTRACT_NAME", "Limits", "Server", "ServerRunning"]
 
 #: How long clients wait before coming back after a graceful stop.
 RETRY_MS: Final = 1000
@@ -306,7 +293,7 @@ class Server:
             user = self.identify(sock)
             refusal = self._admit(user)
             if refusal is not None:
-                error = protocol.Error(code=TOO_MANY_CONNECTIONS, message=refusal)
+                error = protocol.Error(code=ErrorCode.TOO_MANY_CONNECTIONS, message=refusal)
                 writer.write(protocol.encode(error))  # one short line: the kernel takes it
                 return
             held = user
@@ -378,7 +365,9 @@ class Server:
             wait = limits.idle_timeout if welcomed else limits.hello_timeout
             line = await self._read_line(reader, connection, wait, welcomed)
             if not connection.allow():
-                self._error(connection, RATE_LIMITED, "too many messages: slow down", None)
+                self._error(
+                    connection, ErrorCode.RATE_LIMITED, "too many messages: slow down", None
+                )
                 continue
             try:
                 message = protocol.decode_client(line)
@@ -387,7 +376,7 @@ class Server:
                 continue
             if not welcomed:
                 if not isinstance(message, protocol.Hello):
-                    self._error(connection, HELLO_FIRST, "say hello first", message.id)
+                    self._error(connection, ErrorCode.HELLO_FIRST, "say hello first", message.id)
                     continue
                 self._hello(connection, message)
                 welcomed = True
@@ -406,7 +395,7 @@ class Server:
             async with asyncio.timeout(wait):
                 first = await reader.readexactly(1)
         except TimeoutError:
-            code = IDLE_TIMEOUT_CODE if welcomed else HELLO_TIMEOUT_CODE
+            code = ErrorCode.IDLE_TIMEOUT if welcomed else ErrorCode.HELLO_TIMEOUT
             what = "silent" if welcomed else "no hello"
             self._error(connection, code, f"{what} for {wait:g} s: closing", None)
             raise _Closing from None
@@ -416,19 +405,25 @@ class Server:
             async with asyncio.timeout(self.limits.line_timeout):
                 rest = await reader.readuntil(b"\n")
         except TimeoutError:
-            code = IDLE_TIMEOUT_CODE if welcomed else HELLO_TIMEOUT_CODE
+            code = ErrorCode.IDLE_TIMEOUT if welcomed else ErrorCode.HELLO_TIMEOUT
             message = f"a line must arrive within {self.limits.line_timeout:g} s: closing"
             self._error(connection, code, message, None)
             raise _Closing from None
         except asyncio.LimitOverrunError:
             self._error(
-                connection, TOO_LARGE, f"a line is at most {self.limits.max_line} bytes", None
+                connection,
+                ErrorCode.TOO_LARGE,
+                f"a line is at most {self.limits.max_line} bytes",
+                None,
             )
             raise _Closing from None
         line = first + rest
         if len(line) > self.limits.max_line:
             self._error(
-                connection, TOO_LARGE, f"a line is at most {self.limits.max_line} bytes", None
+                connection,
+                ErrorCode.TOO_LARGE,
+                f"a line is at most {self.limits.max_line} bytes",
+                None,
             )
             raise _Closing from None
         return line
@@ -438,26 +433,30 @@ class Server:
         if hello.version != protocol.VERSION:
             self._error(
                 connection,
-                VERSION_UNSUPPORTED,
+                ErrorCode.VERSION_UNSUPPORTED,
                 f"this server speaks version {protocol.VERSION}, not {hello.version}",
                 re,
             )
             raise _Closing
         if hello.user is not None and hello.user != user:
             self.log(f"{user} claimed to be {hello.user!r}: refused")
-            self._error(connection, IDENTITY_MISMATCH, f"you are {user}, not {hello.user}", re)
+            self._error(
+                connection, ErrorCode.IDENTITY_MISMATCH, f"you are {user}, not {hello.user}", re
+            )
             raise _Closing
         if len(self.hub.sessions(user)) >= self.limits.sessions_per_user:
             self._error(
                 connection,
-                TOO_MANY_SESSIONS,
+                ErrorCode.TOO_MANY_SESSIONS,
                 f"at most {self.limits.sessions_per_user} sessions per user",
                 re,
             )
             raise _Closing
         self.hub.join(connection, re)
 
-    def _error(self, connection: Connection, code: str, text: str, re: RequestId | None) -> None:
+    def _error(
+        self, connection: Connection, code: ErrorCode, text: str, re: RequestId | None
+    ) -> None:
         connection.send_line(protocol.encode(protocol.Error(code=code, message=text, re=re)))
         if code in CLOSING_CODES:
             connection.writer.close()

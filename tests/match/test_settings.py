@@ -3,6 +3,8 @@
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from reversi_tui.engine import Color, Position, parse_square
 from reversi_tui.match import (
@@ -102,3 +104,137 @@ def test_players_and_with_players() -> None:
     assert settings.players == {Color.BLACK: black, Color.WHITE: white}
     assert settings.player(Color.BLACK) is black and settings.player(Color.WHITE) is white
     assert (settings.seed, settings.handicap) == (3, 1)
+
+
+# The player text form ------------------------------------------------------------------
+#: Every form of the text, and the spec it is.
+TEXTS = {
+    "human": PlayerSpec.human(),
+    "easy": PlayerSpec.computer("easy"),
+    "expert": PlayerSpec.computer("expert"),
+    "hard/2.5s": PlayerSpec.computer("hard", think_time=2.5),
+    "medium/2s": PlayerSpec.computer("medium", think_time=2.0),
+    "hard/6ply": PlayerSpec.computer("hard", depth=6),
+    "hard/0.5s/6ply": PlayerSpec.computer("hard", think_time=0.5, depth=6),
+    "easy/1e-05s": PlayerSpec.computer("easy", think_time=1e-5),
+    "gtp:edax -gtp -l 20": PlayerSpec.engine(PlayerKind.GTP, "edax -gtp -l 20"),
+    "nboard:/opt/engines/edax --nboard": PlayerSpec.engine(
+        PlayerKind.NBOARD, "/opt/engines/edax --nboard"
+    ),
+    "engine:Edax 4.4": PlayerSpec.engine(PlayerKind.ENGINE, "Edax 4.4"),
+}
+
+
+@pytest.mark.parametrize(("text", "spec"), TEXTS.items())
+def test_every_form_of_the_text_reads_as_its_spec_and_back(text: str, spec: PlayerSpec) -> None:
+    assert PlayerSpec.from_text(text) == spec
+    assert spec.text == str(spec) == text
+
+
+@pytest.mark.parametrize(
+    ("written", "text"),
+    [
+        ("hard/6ply/0.5s", "hard/0.5s/6ply"),
+        ("hard/2.50s", "hard/2.5s"),
+        ("hard/.5s", "hard/0.5s"),
+        ("gtp:  edax -gtp  ", "gtp:edax -gtp"),
+    ],
+)
+def test_other_spellings_read_and_are_written_one_way(written: str, text: str) -> None:
+    assert PlayerSpec.from_text(written).text == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "grandmaster",
+        "Hard",
+        " hard",
+        "computer",
+        "human/2s",
+        "hard/2.5",
+        "hard/0s",
+        "hard/-1s",
+        "hard/infs",
+        "hard/nans",
+        "hard/0ply",
+        "hard/61ply",
+        "hard/2s/3s",
+        "hard/6ply/7ply",
+        "hard/",
+        "gtp:",
+        "gtp:   ",
+        "gtp:edax\n-gtp",
+        "robot:edax",
+        "computer:hard",
+    ],
+)
+def test_a_text_that_is_no_player_is_refused_with_the_forms(text: str) -> None:
+    with pytest.raises(ValueError, match="a player is written human"):
+        PlayerSpec.from_text(text)
+
+
+def test_the_unknown_level_is_named() -> None:
+    with pytest.raises(ValueError, match="unknown level 'grandmaster'"):
+        PlayerSpec.from_text("grandmaster")
+
+
+def specs() -> st.SearchStrategy[PlayerSpec]:
+    """Every spec there is: people, the computer at any clock and depth, any engine."""
+    seconds = st.floats(min_value=0, exclude_min=True, allow_infinity=False, allow_nan=False)
+    computers = st.builds(
+        PlayerSpec.computer,
+        st.sampled_from(LEVEL_NAMES),
+        st.none() | seconds,
+        st.none() | st.integers(1, 60),
+    )
+    programs = st.text(st.characters(codec="utf-8"), min_size=1).filter(
+        lambda text: text.isprintable() and text.strip() == text
+    )
+    kinds = st.sampled_from([kind for kind in PlayerKind if kind.takes_program])
+    engines = st.builds(PlayerSpec.engine, kinds, programs)
+    return st.just(PlayerSpec.human()) | computers | engines
+
+
+@given(specs())
+def test_every_spec_round_trips_through_its_text(spec: PlayerSpec) -> None:
+    assert PlayerSpec.from_text(spec.text) == spec
+    assert PlayerSpec.from_text(str(spec)).text == spec.text
+
+
+@pytest.mark.parametrize("kind", list(PlayerKind))
+def test_every_kind_has_a_text_form(kind: PlayerKind) -> None:
+    spec = PlayerSpec.engine(kind, "x y") if kind.takes_program else PlayerSpec(kind, "hard")
+    assert PlayerSpec.from_text(spec.text).kind is kind
+    assert spec.label
+
+
+def test_the_command_line_choices_read_as_before() -> None:
+    for choice in PLAYER_CHOICES:
+        assert PlayerSpec.parse(choice) == PlayerSpec.from_text(choice)
+    assert PlayerSpec.parse("hard", 2.5) == PlayerSpec.computer("hard", 2.5)
+    assert PlayerSpec.parse("human", 2.5) == PlayerSpec.human()
+    # A clock in the text is the player's own: --think-time does not override it.
+    assert PlayerSpec.parse("hard/1s", 2.5) == PlayerSpec.computer("hard", 1.0)
+    assert PlayerSpec.parse("hard/6ply", 2.5) == PlayerSpec.computer("hard", 2.5, 6)
+
+
+def test_what_a_kind_does_not_use_is_not_kept() -> None:
+    """A person has no level or clock: an old record's leftovers do not make a new player."""
+    assert PlayerSpec(PlayerKind.HUMAN, "hard", 2.0, 4) == PlayerSpec.human()
+    assert PlayerSpec(PlayerKind.HUMAN, "hard", 2.0, 4).text == "human"
+    assert PlayerSpec.computer("hard", 2).think_time == 2.0
+    assert isinstance(PlayerSpec.computer("hard", 2).think_time, float)
+    with pytest.raises(ValueError, match="command"):
+        PlayerSpec(PlayerKind.GTP)
+    with pytest.raises(ValueError, match="program"):
+        PlayerSpec(PlayerKind.COMPUTER, "hard", program="edax")
+
+
+def test_players_are_told_apart_by_level_or_program_not_by_clock() -> None:
+    assert PlayerSpec.computer("hard", 2.0, 6).identity == "hard"
+    assert PlayerSpec.engine(PlayerKind.GTP, "edax -gtp").identity == "edax -gtp"
+    assert PlayerSpec.engine(PlayerKind.GTP, "edax -gtp").label == "GTP engine (edax -gtp)"
+    assert PlayerKind.COMPUTER.describe("hard") == "Computer (hard)"
+    assert PlayerSpec.human().is_human and not PlayerSpec.computer("easy").is_human
