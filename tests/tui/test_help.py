@@ -105,6 +105,18 @@ async def test_help_explains_the_mouse_when_it_is_on() -> None:
         assert all(w in text for w in MOUSE_WORDS)
 
 
+async def test_help_mouse_sentence_is_part_of_the_flip_preview_note() -> None:
+    """Issue 17: "... new games are off, and the mouse pointer over one." was garbled."""
+    app = make_app(mouse=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        text = " ".join(help_text(await open_help(app, pilot)).split())
+        assert "new games are off. " in text and "are off, and the mouse" not in text
+        assert (
+            "The flip preview follows the cursor when it stands on a legal square, "
+            "and the mouse pointer over one." in text
+        )
+
+
 async def test_help_scrolls_to_the_rules_at_80x24() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

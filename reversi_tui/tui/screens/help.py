@@ -56,11 +56,14 @@ MOUSE_KEYS: tuple[tuple[str, str], ...] = (
     ("mouse", "click a legal square to play; hover previews flips"),
 )
 
+#: The flip preview's note; with the mouse on it says the pointer works too.
+PREVIEW_NOTE = "The flip preview follows the cursor when it stands on a legal square."
+
 #: Notes on the screen as a whole; the mouse is only mentioned when it is on.
 NOTES = (
     "Online games: r resigns, t talks to the game, q goes back to the lobby (the "
     "game goes on); undo, hints and new games are off.",
-    "The flip preview follows the cursor when it stands on a legal square.",
+    PREVIEW_NOTE,
     "Any dialog (this help too) pauses a computer-against-computer game.",
     "ASCII is chosen automatically when the terminal's locale is not UTF-8; "
     "--ascii forces it and --unicode forces Unicode.",
@@ -98,8 +101,8 @@ def help_notes(*, mouse: bool) -> tuple[str, ...]:
     """The notes under the legend; with the mouse, the preview follows the pointer too."""
     if not mouse:
         return NOTES
-    first = NOTES[0].removesuffix(".") + ", and the mouse pointer over one."
-    return (first, *NOTES[1:])
+    preview = PREVIEW_NOTE.removesuffix(".") + ", and the mouse pointer over one."
+    return tuple(preview if note is PREVIEW_NOTE else note for note in NOTES)
 
 
 def legend_samples(glyphs: Glyphs) -> tuple[tuple[tuple[Piece, ...], str], ...]:
