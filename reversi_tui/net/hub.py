@@ -26,6 +26,7 @@ from typing import Protocol
 
 from reversi_tui.engine import Color, Game, IllegalMoveError, parse_square, square_name
 from reversi_tui.engine.notation import NotationError
+from reversi_tui.match.record import Result, Termination
 from reversi_tui.net import protocol
 from reversi_tui.net.protocol import (
     ChallengeInfo,
@@ -81,6 +82,13 @@ class LiveGame:
     @property
     def over(self) -> bool:
         return self.resigned is not None or self.game.is_over
+
+    @property
+    def forfeit(self) -> Result | None:
+        """The result when a player resigned (None otherwise: the board decides)."""
+        if self.resigned is None:
+            return None
+        return Result.forfeit(self.resigned, Termination.RESIGNATION, self.game.position.outcome())
 
     @property
     def ply(self) -> int:
@@ -461,11 +469,9 @@ class Hub:
             self._error(peer, ErrorCode.ILLEGAL_MOVE, f"{message.square[:8]!r} is not a square", re)
             return
         position = live.game.position
-        if position.color_at(square) is not None:
-            self._error(peer, ErrorCode.ILLEGAL_MOVE, f"{message.square} is taken", re)
-            return
-        if not position.flips(square):
-            self._error(peer, ErrorCode.ILLEGAL_MOVE, f"{message.square} flips nothing", re)
+        if not position.is_legal(square):
+            why = "is taken" if position.color_at(square) is not None else "flips nothing"
+            self._error(peer, ErrorCode.ILLEGAL_MOVE, f"{message.square} {why}", re)
             return
         live.pending = (peer, re, ply, square)
         self._batch.append(live)
@@ -665,7 +671,7 @@ class Hub:
             live.game,
             origin=live.origin,
             started=live.started,
-            resigned=live.resigned,
+            result=live.forfeit,
             spectators=len(live.watchers),
             online={live.black: self.online(live.black), live.white: self.online(live.white)},
             re=re,

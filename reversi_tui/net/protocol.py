@@ -16,11 +16,14 @@ easier to get wrong, and pydantic is a far heavier dependency for the same job.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any, Final, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 import msgspec
 
 from reversi_tui.engine import Color, Game, format_position, square_name
+
+if TYPE_CHECKING:  # only a type here: the match package brings asyncio, which this must not
+    from reversi_tui.match.record import Result
 
 VERSION: Final = 2
 #: The longest line a client may send, newline included.
@@ -498,34 +501,27 @@ def state_of(
     *,
     origin: str,
     started: str,
-    resigned: Color | None = None,
+    result: Result | None = None,
     spectators: int = 0,
     online: dict[str, bool] | None = None,
     re: RequestId | None = None,
 ) -> State:
-    """The ``state`` message of a game played from the usual start; ``resigned`` is
-    the side that resigned, if one did."""
+    """The ``state`` message of a game played from the usual start. ``result`` is how
+    it ended when a player resigned (``Result.forfeit``, whose ``final_score`` counts
+    it); otherwise the board decides when the game is over."""
     moves = [m for m in game.moves if m >= 0]
     position = game.position
-    black_discs, white_discs = position.count(Color.BLACK), position.count(Color.WHITE)
-    result: GameResult | None = None
-    if resigned is not None:
-        winner = resigned.opponent
-        empties = 64 - black_discs - white_discs
-        score = (
-            (black_discs + empties, white_discs)
-            if winner is Color.BLACK
-            else (black_discs, white_discs + empties)
-        )
-        result = GameResult(
-            winner=side_name(winner),
-            black=black_discs,
-            white=white_discs,
-            score=score,
+    ended: GameResult | None = None
+    if result is not None:
+        ended = GameResult(
+            winner=None if result.winner is None else side_name(result.winner),
+            black=result.discs.black,
+            white=result.discs.white,
+            score=result.final_score,
             reason="resign",
         )
     elif (outcome := game.outcome()) is not None:
-        result = GameResult(
+        ended = GameResult(
             winner=None if outcome.winner is None else side_name(outcome.winner),
             black=outcome.black,
             white=outcome.white,
@@ -541,9 +537,9 @@ def state_of(
         moves="".join(square_name(m) for m in moves),
         ply=len(moves),
         board=format_position(position)[:64],
-        turn=None if result is not None else side_name(position.turn),
-        status="finished" if result is not None else "active",
-        result=result,
+        turn=None if ended is not None else side_name(position.turn),
+        status="finished" if ended is not None else "active",
+        result=ended,
         spectators=spectators,
         online=dict(online or {}),
         re=re,

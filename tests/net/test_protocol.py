@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from reversi_tui.engine import Color, Game
+from reversi_tui.match import Result, Termination
 from reversi_tui.net import protocol as p
 
 state_of = functools.partial(p.state_of, origin="s1:1", started="2026-11-26T08:00:00+00:00")
@@ -123,7 +124,8 @@ def test_a_state_counts_moves_not_passes() -> None:
 
 def test_a_resignation_gives_every_empty_square_to_the_winner() -> None:
     game = Game()
-    state = state_of(1, "a", "b", game, resigned=Color.BLACK)
+    resigned = Result.forfeit(Color.BLACK, Termination.RESIGNATION, game.position.outcome())
+    state = state_of(1, "a", "b", game, result=resigned)
     assert state.status == "finished" and state.turn is None
     assert state.result == p.GameResult(
         winner="white", black=2, white=2, score=(2, 62), reason="resign"

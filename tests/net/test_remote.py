@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 
 from reversi_tui.engine import Color, Game, parse_square, square_name
-from reversi_tui.match import Match, MatchSettings, PlayerSpec
+from reversi_tui.match import Match, MatchSettings, PlayerSpec, Result, Termination
 from reversi_tui.match.sources import MoveSource
 from reversi_tui.net import protocol
 from reversi_tui.net.remote import GameLink, moves_played
@@ -32,7 +32,10 @@ class Server:
         return True
 
     def state(self, *, resigned: Color | None = None) -> protocol.State:
-        return state_of(9, "ann", "bob", self.game, resigned=resigned)
+        if resigned is None:
+            return state_of(9, "ann", "bob", self.game)
+        result = Result.forfeit(resigned, Termination.RESIGNATION, self.game.position.outcome())
+        return state_of(9, "ann", "bob", self.game, result=result)
 
 
 def online_match(link: GameLink, game: Game | None = None) -> Match:

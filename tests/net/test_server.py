@@ -302,7 +302,9 @@ async def test_resign_for_someone_else_is_refused_and_ones_own_ends_the_game(
     state = await bob.expect("state", re="r")
     assert state["status"] == "finished" and state["result"]["winner"] == "black"
     assert state["result"]["reason"] == "resign"
-    assert sum(state["result"]["score"]) == 64  # every empty square to the winner
+    result = state["result"]
+    assert (result["black"], result["white"]) == (4, 1)  # after d3
+    assert result["score"] == [63, 1]  # every square bob does not hold goes to ann
     bob.send(type="resign", game=game)
     await bob.error("game_over")
 
