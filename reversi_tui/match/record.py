@@ -160,11 +160,13 @@ class GameRecord:
 
     # A plain-data form (JSON-ready): what a save file or a message carries ------------
     def to_dict(self) -> dict[str, Any]:
+        """Players in their text form (``PlayerSpec.text``); ``from_dict`` also reads the
+        dicts of fields the first releases wrote."""
         return {
             "start": format_position(self.start),
             "moves": [square_name(m) for m in self.moves],
-            "black": _spec_dict(self.black),
-            "white": _spec_dict(self.white),
+            "black": self.black.text,
+            "white": self.white.text,
             "result": None if self.result is None else _result_dict(self.result),
             "started": self.started.isoformat(),
             "ended": None if self.ended is None else self.ended.isoformat(),
@@ -203,16 +205,10 @@ def _parse_moves(names: Iterable[str]) -> list[Move]:
     return [PASS if name == "pass" else parse_square(name) for name in names]
 
 
-def _spec_dict(spec: PlayerSpec) -> dict[str, Any]:
-    return {
-        "kind": spec.kind.value,
-        "level": spec.level,
-        "think_time": spec.think_time,
-        "depth": spec.depth,
-    }
-
-
-def _spec_from(data: dict[str, Any]) -> PlayerSpec:
+def _spec_from(data: str | dict[str, Any]) -> PlayerSpec:
+    """A player: its text form, or the dict of fields the first releases wrote."""
+    if isinstance(data, str):
+        return PlayerSpec.from_text(data)
     think, depth = data["think_time"], data.get("depth")
     if think is not None and (isinstance(think, bool) or not isinstance(think, int | float)):
         raise TypeError("think_time must be a number")

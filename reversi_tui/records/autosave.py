@@ -1,11 +1,13 @@
 """Autosaves: each running game's own file, rewritten after every change, locked while open.
 
 A save is JSON (``format``, ``version``, the ``record``, the ``redo`` plies, the
-``review`` ply and when it was ``saved``), written atomically. While a game is
-open, its process holds an ``fcntl.flock`` on a sidecar ``<save>.lock`` file: not
-on the save itself, whose inode every atomic write replaces. The kernel drops the
-lock when the process dies however it dies, so a ``kill -9`` never leaves a game
-stuck, and a game open in another terminal is never offered, claimed or removed.
+``review`` ply and when it was ``saved``), written atomically. Version 2 writes the
+players in their text form (``hard/2.5s``); a version 1 save, whose players are dicts
+of fields, reads the same. While a game is open, its process holds an ``fcntl.flock``
+on a sidecar ``<save>.lock`` file: not on the save itself, whose inode every atomic
+write replaces. The kernel drops the lock when the process dies however it dies, so a
+``kill -9`` never leaves a game stuck, and a game open in another terminal is never
+offered, claimed or removed.
 
 Reading is strict about the game and gentle with the player: a save that is
 damaged, foreign or from a newer version is renamed aside with a timestamp
@@ -44,7 +46,7 @@ __all__ = [
 ]
 
 SAVE_FORMAT = "reversi-tui autosave"
-SAVE_VERSION = 1
+SAVE_VERSION = 2
 SAVE_SUFFIX = ".json"
 LOCK_SUFFIX = ".lock"
 #: Far more than any game needs (a 60-ply save is about 2 kB): a bigger file is not ours.

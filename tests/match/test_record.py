@@ -171,12 +171,12 @@ def test_from_dict_rejects_a_missing_field(key: str) -> None:
         (("moves",), 7),
         (("start",), 12),
         (("start",), "not a position"),
-        (("black",), "human"),
-        (("white", "think_time"), "fast"),
-        (("white", "think_time"), True),
-        (("white", "depth"), 2.5),
-        (("white", "kind"), "robot"),
-        (("white", "level"), "grandmaster"),
+        (("black",), "robot"),
+        (("black",), 7),
+        (("black",), None),
+        (("white",), "hard/fast"),
+        (("white",), "grandmaster"),
+        (("white",), "gtp:"),
         (("result",), "black"),
         (("result", "black"), "many"),
         (("result", "winner"), "green"),
@@ -191,6 +191,46 @@ def test_from_dict_rejects_a_wrong_type(path: tuple[str, ...], value: object) ->
     for key in path[:-1]:
         target = target[key]
     target[path[-1]] = value
+    with pytest.raises(RecordError):
+        GameRecord.from_dict(data)
+
+
+def old_wipeout_dict(data: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The wipeout as the first releases wrote it: each player a dict of its fields."""
+    data = wipeout_dict() if data is None else json.loads(json.dumps(data))
+    data["black"] = {"kind": "human", "level": "medium", "think_time": None, "depth": None}
+    data["white"] = {"kind": "computer", "level": "hard", "think_time": 0.5, "depth": 6}
+    return data
+
+
+def test_players_are_written_in_their_text_form() -> None:
+    data = wipeout_dict()
+    assert (data["black"], data["white"]) == ("human", "hard/0.5s/6ply")
+
+
+def test_a_record_of_the_first_releases_reads_the_same() -> None:
+    new = wipeout_dict()
+    record = GameRecord.from_dict(old_wipeout_dict(new))
+    assert record == GameRecord.from_dict(new)
+    assert (record.black, record.white) == (PLAYERS[Color.BLACK], PLAYERS[Color.WHITE])
+    older = old_wipeout_dict()
+    del older["white"]["depth"]  # before fixed depths
+    assert GameRecord.from_dict(older).white == PlayerSpec.computer("hard", think_time=0.5)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("think_time", "fast"),
+        ("think_time", True),
+        ("depth", 2.5),
+        ("kind", "robot"),
+        ("level", "grandmaster"),
+    ],
+)
+def test_from_dict_rejects_a_wrong_field_of_an_old_player(key: str, value: object) -> None:
+    data = old_wipeout_dict()
+    data["white"][key] = value
     with pytest.raises(RecordError):
         GameRecord.from_dict(data)
 

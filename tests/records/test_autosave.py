@@ -136,10 +136,11 @@ def test_the_file_is_the_documented_json(store: AutosaveStore) -> None:
     game = passes_game()
     path = write_closed(store, saved_of(game))
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["format"] == SAVE_FORMAT and data["version"] == SAVE_VERSION == 1
+    assert data["format"] == SAVE_FORMAT and data["version"] == SAVE_VERSION == 2
     assert data["redo"] == [square_name(m) for m in game.redo_moves]
     assert "pass" in data["redo"] and data["review"] is None
     assert data["record"]["moves"] == [square_name(m) for m in game.moves]
+    assert (data["record"]["black"], data["record"]["white"]) == ("human", "hard/2.5s")
     saved_at = datetime.fromisoformat(data["saved"])
     assert saved_at.tzinfo is not None and abs(datetime.now(UTC) - saved_at).total_seconds() < 60
 
@@ -291,9 +292,38 @@ def test_leftovers_of_killed_processes_are_swept(store: AutosaveStore) -> None:
     held.close()
 
 
+# Saves of earlier versions -------------------------------------------------------------
+#: The players as version 1 wrote them: a dict of fields each.
+OLD_BLACK = {"kind": "human", "level": "medium", "think_time": None, "depth": None}
+OLD_WHITE = {"kind": "computer", "level": "hard", "think_time": 2.5, "depth": None}
+
+
+def version_1(saved: SavedGame) -> bytes:
+    """``saved`` as the first release wrote it (save version 1, players as dicts)."""
+    data = json.loads(saved.to_json())
+    data["version"] = 1
+    data["record"]["black"], data["record"]["white"] = OLD_BLACK, OLD_WHITE
+    return json.dumps(data).encode()
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_version_1_save_resumes_the_same(store: AutosaveStore, name: str) -> None:
+    original = saved_of(GAMES[name](), review=1)
+    path = write_closed(store, original)
+    path.write_bytes(version_1(original))
+    [item] = AutosaveStore(store.directory).resumable()
+    assert item.saved == original and item.path == path
+    assert SavedGame.from_json(version_1(original)) == original
+
+
 # Damaged saves ------------------------------------------------------------------------
 def good_text() -> str:
     return saved_of(handicap_game()).to_json()
+
+
+def _old_player_of_no_level(data: dict[str, Any]) -> None:
+    data["version"] = 1
+    data["record"]["white"] = {**OLD_WHITE, "level": "godlike"}
 
 
 def edited(change: Any) -> bytes:
@@ -318,7 +348,8 @@ DAMAGED: dict[str, bytes] = {
     "no record": edited(lambda d: d.pop("record")),
     "review past the end": edited(lambda d: d.update(review=99)),
     "review not a number": edited(lambda d: d.update(review="4")),
-    "unknown player level": edited(lambda d: d["record"]["white"].update(level="godlike")),
+    "unknown player level": edited(lambda d: d["record"].update(white="godlike")),
+    "unknown old player level": edited(_old_player_of_no_level),
     "far too large": b'{"format": "reversi-tui autosave", "pad": "' + b"x" * (1 << 20) + b'"}',
     "deeply nested": b"[" * 100_000 + b"]" * 100_000,
 }
@@ -354,7 +385,7 @@ def test_the_problem_says_what_was_wrong(store: AutosaveStore) -> None:
         "it is empty",
         "it is not text",
         "it is not a reversi-tui autosave",
-        "a newer reversi-tui wrote it (save version 2)",
+        f"a newer reversi-tui wrote it (save version {SAVE_VERSION + 1})",
         "it is not valid JSON, cut short or garbled at line 1",
     ):
         assert words in said
