@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 
 from reversi_tui.engine import PASS, Game, Move, Position, square_name
 from reversi_tui.match.record import GameRecord, RecordError, Result
-from reversi_tui.match.settings import PlayerKind, PlayerSpec
+from reversi_tui.match.settings import PlayerSpec
 
 #: Spellings of a pass in game files (any case).
 PASS_WORDS = frozenset({"pass", "pa", "ps", "--"})
@@ -137,20 +137,20 @@ def pgn_date(moment: datetime) -> str:
 
 
 def player_tag(spec: PlayerSpec) -> str:
-    """Our own tag for a player: ``human``, ``computer hard`` or ``computer hard 2.0``."""
-    if spec.kind is PlayerKind.HUMAN:
-        return "human"
-    think = f" {spec.think_time:g}" if spec.think_time is not None else ""
-    return f"computer {spec.level}{think}"
+    """Our own tag for a player: its text form (``human``, ``hard/2s``, ``gtp:edax -gtp``)."""
+    return spec.text
 
 
 def parse_player_tag(text: str | None) -> PlayerSpec:
-    """The inverse of ``player_tag``; a person when absent or not ours."""
+    """The inverse of ``player_tag``; also the first releases' ``computer LEVEL
+    [SECONDS]``. A person when absent or not ours."""
     words = (text or "").split()
     try:
         if len(words) in (2, 3) and words[0] == "computer":
             think = float(words[2]) if len(words) == 3 else None
             return PlayerSpec.computer(words[1], think)
+        if text is not None:
+            return PlayerSpec.from_text(text)
     except ValueError:
         pass
     return PlayerSpec.human()

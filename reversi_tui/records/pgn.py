@@ -13,14 +13,16 @@ Writing gives a small, readable file::
     [White "Computer (hard)"]
     [Result "34-30"]
     [BlackPlayer "human"]
-    [WhitePlayer "computer hard 2"]
+    [WhitePlayer "hard/2s"]
 
     1. f5 d6 2. c3 d3 ... 34-30
 
 ``Result`` is Black's discs, then White's (``*`` while unfinished). A start other
 than the usual one is ``[Position "<64 squares a1..h8: X, O, -> <X or O>"]``.
-``BlackPlayer``/``WhitePlayer`` (``human``, ``computer LEVEL [SECONDS]``) are ours,
-so our files give back exactly who played; other programs ignore them.
+``BlackPlayer``/``WhitePlayer`` are ours, each player's text form (``human``,
+``hard/2s``, ``gtp:edax -gtp``: see ``PlayerSpec``), so our files give back exactly who
+played; other programs ignore them. The first releases' ``computer LEVEL [SECONDS]``
+is still read.
 """
 
 from __future__ import annotations

@@ -134,13 +134,53 @@ def test_our_pgn_keeps_players_handicap_and_date() -> None:
     ours = record(game, PlayerSpec.human(), PlayerSpec.computer("hard", 2.0))
     text = write_pgn(ours, {"Black": "alice"})
     assert f'[Position "{format_position(start)}"]' in text
-    assert '[Black "alice"]' in text and '[WhitePlayer "computer hard 2"]' in text
+    assert '[Black "alice"]' in text and '[WhitePlayer "hard/2s"]' in text
     back = read_pgn(text)
     assert back.ours
     assert back.record.start == start and back.record.moves == ours.moves
     assert (back.record.black, back.record.white) == (ours.black, ours.white)
     assert back.record.started.date() == WHEN.astimezone().date()
     assert max(len(line) for line in text.splitlines()) <= 80
+
+
+#: A game as the first releases wrote it: players as ``human`` or ``computer LEVEL [SECONDS]``.
+OLD_PGN = (
+    '[Event "reversi-tui game"]\n[Date "2026.11.23"]\n[Black "Computer (easy)"]\n'
+    '[White "Computer (hard)"]\n[Result "*"]\n[BlackPlayer "computer easy"]\n'
+    '[WhitePlayer "computer hard 2"]\n\n1. f5 d6 2. c3 *\n'
+)
+
+
+def test_the_player_tags_of_the_first_releases_read_the_same() -> None:
+    old = read_pgn(OLD_PGN)
+    assert old.ours
+    assert old.record.black == PlayerSpec.computer("easy")
+    assert old.record.white == PlayerSpec.computer("hard", 2.0)
+    human = read_pgn(OLD_PGN.replace("computer easy", "human"))
+    assert human.record.black == PlayerSpec.human()
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        PlayerSpec.human(),
+        PlayerSpec.computer("expert", 0.25, 7),
+        PlayerSpec.computer("medium", depth=3),
+        PlayerSpec.from_text('gtp:edax -gtp "x y"'),
+        PlayerSpec.from_text("engine:Edax 4.4"),
+    ],
+)
+def test_every_player_goes_through_a_pgn_tag_and_back(spec: PlayerSpec) -> None:
+    text = write_pgn(record(random_game(5, plies=10), spec, PlayerSpec.human()))
+    quoted = spec.text.replace('"', '\\"')
+    assert f'[BlackPlayer "{quoted}"]' in text
+    assert read_pgn(text).record.black == spec
+
+
+@pytest.mark.parametrize("tag", ["Kasparov", "computer godlike", "computer hard fast", "hard/9"])
+def test_a_player_tag_that_is_not_ours_reads_as_a_person(tag: str) -> None:
+    text = OLD_PGN.replace("computer easy", tag)
+    assert read_pgn(text).record.black == PlayerSpec.human()
 
 
 # --- GGF -----------------------------------------------------------------------------
