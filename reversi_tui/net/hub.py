@@ -13,10 +13,15 @@ the players' clients keep their own copies: when a server does not hold a game
 (its server died with its store), each player's client presents its copy with
 ``resume``, and the game is re-created only when both players' copies agree, never
 on one player's word.
+
+The hub logs through ``logging`` (the logger ``reversi_tui.net.hub``), one line per
+event: sessions and games at info, refusals and set-aside games at warning, and
+what the store could not record at error.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -37,6 +42,8 @@ from reversi_tui.net.protocol import (
     side_name,
 )
 from reversi_tui.net.store import ServerGame, StaleMove, Store, StoredChallenge, StoreError
+
+logger = logging.getLogger(__name__)
 
 
 class Peer(Protocol):
@@ -122,7 +129,6 @@ class Hub:
         store: Store,
         *,
         rng: random.Random | None = None,
-        log: Callable[[str], None] = lambda _: None,
         defer: Callable[[Callable[[], None]], object] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -135,7 +141,6 @@ class Hub:
         self.clock = clock
         self._batch: list[LiveGame] = []
         self.rng = rng or random.Random()
-        self.log = log
         self.peers: dict[str, list[Peer]] = {}
         self.waiting: set[str] = set()
         self.games: dict[int, LiveGame] = {}
@@ -160,12 +165,14 @@ class Hub:
             self.games[stored.id] = LiveGame.of(stored, game)
 
     def _set_aside(self, stored: ServerGame, reason: str) -> None:
+        self.set_aside[stored.origin] = replace(stored, set_aside=reason)
+        what = f"game {stored.id} ({stored.black} against {stored.white}) set aside: {reason}"
         try:
             self.store.set_aside(stored.id, reason)
         except StoreError as error:
-            self.log(f"game {stored.id}: cannot set it aside: {error}")
-        self.set_aside[stored.origin] = replace(stored, set_aside=reason)
-        self.log(f"game {stored.id} ({stored.black} against {stored.white}) set aside: {reason}")
+            logger.error(f"{what}; the store cannot record that: {error}")
+            return
+        logger.warning(what)
 
     # Sessions -----------------------------------------------------------------------
     def sessions(self, user: str) -> list[Peer]:
@@ -202,7 +209,7 @@ class Hub:
         )
         peer.send_line(protocol.encode(welcome))
         if first:
-            self.log(f"{user} is online")
+            logger.info(f"{user} is online")
             self._presence(user)
 
     def leave(self, peer: Peer) -> None:
@@ -217,7 +224,7 @@ class Hub:
             user = peer.user
             del self.peers[user]
             self.waiting.discard(user)
-            self.log(f"{user} is offline")
+            logger.info(f"{user} is offline")
             for challenge in list(self.challenges.values()):
                 if challenge.challenger == user:
                     self._close(challenge, "expired")
@@ -314,7 +321,7 @@ class Hub:
             return
         self.challenges[challenge.id] = challenge
         self._made[challenge.id] = self.clock()
-        self.log(f"{user} challenges {target} (challenge {challenge.id})")
+        logger.info(f"{user} challenges {target} (challenge {challenge.id})")
         sent = protocol.ChallengeSent(challenge=challenge.id, to=target, color=message.color)
         self._reply(
             peer,
@@ -358,12 +365,12 @@ class Hub:
             if answering is not None:
                 self._failed(answering[0], error, answering[1])
             else:
-                self.log(f"store: {error}")
+                logger.error(f"store: {error}")
             return False
         self.challenges.pop(challenge.id, None)
         self._made.pop(challenge.id, None)
         if reason == "expired":
-            self.log(f"challenge {challenge.id} expired")
+            logger.info(f"challenge {challenge.id} expired")
         line = protocol.encode(protocol.ChallengeClosed(challenge=challenge.id, reason=reason))
         for peer in [*self.sessions(challenge.challenger), *self.sessions(challenge.target)]:
             if answering is not None and peer is answering[0]:
@@ -409,7 +416,7 @@ class Hub:
         self._made.pop(challenge.id, None)
         live = LiveGame.of(stored, Game())
         self.games[live.id] = live
-        self.log(f"game {live.id}: {black} (black) against {white} (white)")
+        logger.info(f"game {live.id}: {black} (black) against {white} (white)")
         self._broadcast(live, re_for=(peer, re))
 
     def _claims_of(self, user: str) -> int:
@@ -510,7 +517,7 @@ class Hub:
             peer, re, _, square = live.pending
             live.pending = None
             live.game.play(square)
-            self.log(f"game {live.id}: {peer.user} plays {square_name(square)}")
+            logger.info(f"game {live.id}: {peer.user} plays {square_name(square)}")
             if live.game.is_over:
                 self._finish(live)
             self._broadcast(live, re_for=(peer, re))
@@ -527,15 +534,16 @@ class Hub:
             self._failed(peer, error, re)
             return
         live.resigned = colour
-        self.log(f"game {live.id}: {peer.user} resigns")
+        logger.info(f"game {live.id}: {peer.user} resigns")
         self._broadcast(live, re_for=(peer, re))
 
     def _finish(self, live: LiveGame) -> None:
         try:
             self.store.finish_game(live.id)
         except StoreError as error:
-            self.log(f"game {live.id}: cannot record its end: {error}")
-        self.log(f"game {live.id} is over")
+            logger.error(f"game {live.id} is over; the store cannot record its end: {error}")
+            return
+        logger.info(f"game {live.id} is over")
 
     def _watch(self, peer: Peer, message: protocol.Watch | protocol.Unwatch) -> None:
         re = message.id
@@ -630,7 +638,7 @@ class Hub:
                 self._error(peer, ErrorCode.TOO_MANY_GAMES, "you have too many games waiting", re)
                 return
             by_user[user] = claim
-            self.log(f"{user} asks to resume {origin} against {other}")
+            logger.info(f"{user} asks to resume {origin} against {other}")
             pending = protocol.ResumePending(
                 origin=origin, black=claim.black, white=claim.white, waiting_for=other, re=re
             )
@@ -638,7 +646,7 @@ class Hub:
             return
         disagreement = _disagreement(earlier, claim)
         if disagreement is not None:
-            self.log(f"{origin}: the players' copies disagree ({disagreement})")
+            logger.warning(f"{origin}: the players' copies disagree ({disagreement})")
             text = f"your copy and {other}'s disagree ({disagreement}): the game is not resumed"
             self._error(peer, ErrorCode.RESUME_REFUSED, text, re)
             text = f"your copy and {user}'s disagree ({disagreement}): the game is not resumed"
@@ -657,7 +665,7 @@ class Hub:
         self.set_aside.pop(origin, None)
         live = LiveGame.of(stored, game)
         self.games[live.id] = live
-        self.log(f"game {live.id}: resumed {origin} at move {len(agreed)}")
+        logger.info(f"game {live.id}: resumed {origin} at move {len(agreed)}")
         if live.over:
             self._finish(live)
         self._broadcast(live, re_for=(peer, re))
@@ -715,7 +723,7 @@ class Hub:
         peer.send_line(_error_line(code, text, re))
 
     def _failed(self, peer: Peer, error: StoreError, re: RequestId | None) -> None:
-        self.log(f"store: {error}")
+        logger.error(f"store: {error}")
         self._error(peer, ErrorCode.SERVER_ERROR, "the server cannot save that now; try again", re)
 
 

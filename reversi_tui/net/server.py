@@ -21,8 +21,9 @@ anyone, for a full server) is admitted again, never once per connection. Errors
 that reach the event loop (``accept`` out of descriptors, which asyncio retries
 every second) are logged in one line per episode too, without a traceback.
 
-Everything is logged through ``logging`` (the logger ``reversi_tui.net.server``):
-sessions and games at info, refusals and floods at warning. A server given
+Everything is logged through ``logging``: connections, refusals and floods by the
+logger ``reversi_tui.net.server`` (info, and warning for refusals and floods), the
+sessions and games by the Hub's ``reversi_tui.net.hub``. A server given
 ``idle_exit`` stops by itself after that many seconds without any connection.
 """
 
@@ -145,11 +146,9 @@ class Server:
     ) -> None:
         self.limits = limits or Limits()
         self.identify = identify
-        #: One line at info level (the Hub logs sessions and games through it).
-        self.log: Callable[[str], None] = logger.info
         #: Stop after this many seconds without any connection (None: never).
         self.idle_exit = idle_exit
-        self.hub = Hub(store, log=self.log, defer=self._soon)
+        self.hub = Hub(store, defer=self._soon)
         self.address: str | None = None
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
@@ -214,7 +213,7 @@ class Server:
         self._previous_handler = loop.get_exception_handler()
         loop.set_exception_handler(self._loop_error)
         per_user = self.limits.connections_per_user
-        self.log(f"{listening}: at most {self.max_connections} connections, {per_user} per user")
+        logger.info(f"{listening}: at most {self.max_connections} connections, {per_user} per user")
         self._arm_idle_exit()
 
     async def wait_stopped(self) -> None:
@@ -241,7 +240,7 @@ class Server:
             with contextlib.suppress(OSError):
                 os.unlink(self.address)
         self._stopped.set()
-        self.log(f"stopped: {reason}")
+        logger.info(f"stopped: {reason}")
         if self._server is not None:
             loop = asyncio.get_running_loop()
             if loop.get_exception_handler() == self._loop_error:
@@ -259,7 +258,7 @@ class Server:
         if self._handlers or self._stopped.is_set():
             return
         wait = f"{self.idle_exit:g}"
-        self.log(f"no connection for {wait} s: stopping")
+        logger.info(f"no connection for {wait} s: stopping")
         self._stopping = asyncio.get_running_loop().create_task(self.stop(f"idle for {wait} s"))
 
     # Errors that reach the event loop -------------------------------------------------
@@ -439,7 +438,7 @@ class Server:
             )
             raise _Closing
         if hello.user is not None and hello.user != user:
-            self.log(f"{user} claimed to be {hello.user!r}: refused")
+            logger.warning(f"{user} claimed to be {hello.user!r}: refused")
             self._error(
                 connection, ErrorCode.IDENTITY_MISMATCH, f"you are {user}, not {hello.user}", re
             )
