@@ -58,6 +58,7 @@ from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
 from reversi_tui.tui.widgets.footer import KeyFooter
 from reversi_tui.tui.widgets.sidebar import SIDEBAR_MIN_WIDTH, Sidebar
 from reversi_tui.tui.widgets.too_small import TooSmall
+from reversi_tui.tui.words import noun, plural
 
 #: Actions that only make sense while reviewing a finished game, and those that don't.
 _REVIEW_ACTIONS = frozenset({"review_step", "review_edge", "play_from_here"})
@@ -75,7 +76,8 @@ def hint_words(score: float, exact: bool, side: Color) -> str:
             return "exact: a draw with best play"
         verb = "wins" if margin > 0 else "loses"
         return f"exact: {side.title} {verb} by {abs(margin)} with best play"
-    return f"about {round(score):+d} discs for {side.title} at the end (estimated)"
+    about = round(score)
+    return f"about {about:+d} {noun(about, 'disc')} for {side.title} at the end (estimated)"
 
 
 class GameScreen(Screen[None]):
@@ -529,7 +531,7 @@ class GameScreen(Screen[None]):
         shown = sum(1 for p in plies[:index] if not p.is_pass)
         total = sum(1 for p in plies if not p.is_pass)
         if index == 0:
-            self.set_status(f"The start position (0 of {total} moves).")
+            self.set_status(f"The start position (0 of {plural(total, 'move')}).")
         else:
             last = next(p for p in reversed(plies[:index]) if not p.is_pass)
             self.set_status(

@@ -18,6 +18,7 @@ from reversi_tui.engine import Color
 from reversi_tui.match import Result, Termination
 from reversi_tui.tui.screens.confirm import DIALOG_CSS, dismiss_once
 from reversi_tui.tui.widgets.footer import KeyFooter
+from reversi_tui.tui.words import plural
 
 Choice = Literal["review", "new", "quit"]
 
@@ -43,8 +44,11 @@ def result_text(result: Result) -> str:
     final_black, final_white = result.final_score
     details = f"Discs on the board: Black {discs.black}, White {discs.white}."
     if result.termination is Termination.NORMAL and discs.empties:
-        share = "split between both" if result.winner is None else "go to the winner"
-        details += f"\n{discs.empties} empty squares {share}."
+        if result.winner is None:
+            share = "split between both"
+        else:
+            share = "goes to the winner" if discs.empties == 1 else "go to the winner"
+        details += f"\n{plural(discs.empties, 'empty square')} {share}."
     details += f"\nFinal score: Black {final_black} - White {final_white}."
     return details
 
