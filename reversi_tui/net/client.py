@@ -234,24 +234,24 @@ class Client:
                 await pinger
 
     def _handle(self, message: ServerMessage, connected: Connected) -> float | None:
-        if isinstance(message, Welcome):
-            self.user, self.server = message.user, message.server
-            self._welcomed.set()
-            self._ever_welcomed = True
-            started = " (started just now)" if connected.started else ""
-            own = self.owner is None or self.owner.uid == os.getuid()
-            whose = "your own server" if own else f"the server of {self.owner}"
-            self.on_status(
-                f"Connected as {message.user} to {whose} at {describe(connected.address)}{started}."
-            )
-        elif isinstance(message, Bye):
-            wait = max(0.05, message.retry_ms / 1000)
-            self.on_message(message)
-            self.on_status(f"The server is stopping ({message.reason}). Back in {wait:g} s.")
-            return wait
-        elif isinstance(message, Error) and message.code in FATAL:
-            self._closing = True
-            raise ClientStopped(message.message)
+        match message:
+            case Welcome():
+                self.user, self.server = message.user, message.server
+                self._welcomed.set()
+                self._ever_welcomed = True
+                started = " (started just now)" if connected.started else ""
+                own = self.owner is None or self.owner.uid == os.getuid()
+                whose = "your own server" if own else f"the server of {self.owner}"
+                where = describe(connected.address)
+                self.on_status(f"Connected as {message.user} to {whose} at {where}{started}.")
+            case Bye():
+                wait = max(0.05, message.retry_ms / 1000)
+                self.on_message(message)
+                self.on_status(f"The server is stopping ({message.reason}). Back in {wait:g} s.")
+                return wait
+            case Error(code=code) if code in FATAL:
+                self._closing = True
+                raise ClientStopped(message.message)
         self.on_message(message)
         return None
 

@@ -185,13 +185,13 @@ class OnlineSession:
         """Fold one server message into the picture, then tell the listeners."""
         picture = self.picture
         after: Notice | None = None
-        states = (
-            message.games
-            if isinstance(message, protocol.Welcome)
-            else [message]
-            if isinstance(message, State)
-            else []
-        )
+        match message:
+            case protocol.Welcome():
+                states = message.games
+            case State():
+                states = [message]
+            case _:
+                states = []
         for state in states:
             problem = state_problem(state)
             if problem is not None:
@@ -203,43 +203,44 @@ class OnlineSession:
                     )
                 )
                 return
-        if isinstance(message, protocol.Welcome):
-            self._welcome(message)
-        elif isinstance(message, protocol.ResumePending):
-            self._resuming(message.origin, f"waiting for {message.waiting_for} to come back")
-        elif isinstance(message, protocol.Error) and isinstance(message.re, int):
-            origin = self._resumes.pop(message.re, None)
-            if origin is not None:
-                self._resuming(origin, f"cannot be resumed: {message.message}")
-        elif isinstance(message, protocol.LobbyReply):
-            picture.players = list(message.players)
-            picture.games = list(message.games)
-        elif isinstance(message, protocol.Presence):
-            self._presence(message)
-            for link in self.links.values():
-                link.set_online(message.user, message.online)
-        elif isinstance(message, protocol.Challenged):
-            me = self.user or "?"
-            picture.challenges[message.challenge] = ChallengeInfo(
-                challenge=message.challenge, from_=message.from_, to=me, color=message.color
-            )
-        elif isinstance(message, protocol.ChallengeSent):
-            picture.challenges[message.challenge] = ChallengeInfo(
-                challenge=message.challenge,
-                from_=self.user or "?",
-                to=message.to,
-                color=message.color,
-            )
-        elif isinstance(message, protocol.ChallengeClosed):
-            closed = picture.challenges.pop(message.challenge, None)
-            if closed is not None:
-                after = Notice(closed_words(closed, message.reason, self.user))
-        elif isinstance(message, State):
-            self._state(message)
-            picture.my_games = [g for g in picture.my_games if g.origin != message.origin]
-            if message.status == "active" and self.user in (message.black, message.white):
-                picture.my_games.append(message)
-            self._drop_accepted(message)
+        match message:
+            case protocol.Welcome():
+                self._welcome(message)
+            case protocol.ResumePending():
+                self._resuming(message.origin, f"waiting for {message.waiting_for} to come back")
+            case protocol.Error(re=int() as number):
+                origin = self._resumes.pop(number, None)
+                if origin is not None:
+                    self._resuming(origin, f"cannot be resumed: {message.message}")
+            case protocol.LobbyReply():
+                picture.players = list(message.players)
+                picture.games = list(message.games)
+            case protocol.Presence():
+                self._presence(message)
+                for link in self.links.values():
+                    link.set_online(message.user, message.online)
+            case protocol.Challenged():
+                me = self.user or "?"
+                picture.challenges[message.challenge] = ChallengeInfo(
+                    challenge=message.challenge, from_=message.from_, to=me, color=message.color
+                )
+            case protocol.ChallengeSent():
+                picture.challenges[message.challenge] = ChallengeInfo(
+                    challenge=message.challenge,
+                    from_=self.user or "?",
+                    to=message.to,
+                    color=message.color,
+                )
+            case protocol.ChallengeClosed():
+                closed = picture.challenges.pop(message.challenge, None)
+                if closed is not None:
+                    after = Notice(closed_words(closed, message.reason, self.user))
+            case State():
+                self._state(message)
+                picture.my_games = [g for g in picture.my_games if g.origin != message.origin]
+                if message.status == "active" and self.user in (message.black, message.white):
+                    picture.my_games.append(message)
+                self._drop_accepted(message)
         self._tell(message)
         if after is not None:
             self._tell(after)

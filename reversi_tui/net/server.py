@@ -373,14 +373,15 @@ class Server:
             except ProtocolError as error:
                 self._error(connection, error.code, error.message, error.re)
                 continue
-            if not welcomed:
-                if not isinstance(message, protocol.Hello):
-                    self._error(connection, ErrorCode.HELLO_FIRST, "say hello first", message.id)
-                    continue
-                self._hello(connection, message)
-                welcomed = True
+            if welcomed:
+                self.hub.handle(connection, message)
                 continue
-            self.hub.handle(connection, message)
+            match message:
+                case protocol.Hello():
+                    self._hello(connection, message)
+                    welcomed = True
+                case _:
+                    self._error(connection, ErrorCode.HELLO_FIRST, "say hello first", message.id)
 
     async def _read_line(
         self,

@@ -156,22 +156,24 @@ class LobbyScreen(Screen[None]):
     def _on_session(self, event: protocol.ServerMessage | Notice) -> None:
         if not self.is_attached:
             return
-        if isinstance(event, protocol.Challenged):
-            self._answer_challenge(event)
-        elif isinstance(event, protocol.State):
-            self._maybe_open(event)
-        elif isinstance(event, protocol.Error):
-            self.session.status = f"The server refused: {event.message}."
-        elif isinstance(event, protocol.ChallengeClosed):
-            dialog = self._dialogs.pop(event.challenge, None)
-            if dialog is not None:
-                dismiss_once(dialog, False)  # withdrawn or expired: nothing left to answer
-        elif isinstance(event, Notice):
-            self.session.status = event.text
-        elif isinstance(event, protocol.ChatMessage) and event.game is None:
-            self.notify(f"{event.from_}: {event.text}", title="Lobby chat", markup=False)
-        if isinstance(event, protocol.Presence | protocol.State):
-            self.session.refresh()
+        match event:
+            case protocol.Challenged():
+                self._answer_challenge(event)
+            case protocol.State():
+                self._maybe_open(event)
+                self.session.refresh()
+            case protocol.Presence():
+                self.session.refresh()
+            case protocol.Error():
+                self.session.status = f"The server refused: {event.message}."
+            case protocol.ChallengeClosed():
+                dialog = self._dialogs.pop(event.challenge, None)
+                if dialog is not None:
+                    dismiss_once(dialog, False)  # withdrawn or expired: nothing left to answer
+            case Notice():
+                self.session.status = event.text
+            case protocol.ChatMessage(game=None):
+                self.notify(f"{event.from_}: {event.text}", title="Lobby chat", markup=False)
         self._draw()
 
     def _answer_challenge(self, event: protocol.Challenged) -> None:
