@@ -89,6 +89,19 @@ def test_the_table_lists_the_games_newest_first(tmp_path: Path, capsys: Captured
     assert "3 games, newest first" in out
 
 
+def test_a_resignation_says_so_with_its_final_score(tmp_path: Path, capsys: Captured) -> None:
+    """Black resigned with 24 discs on the board: the score gives White every square
+    Black does not hold, as for the statistics and the game-over dialog."""
+    records = recorded(tmp_path)
+    resigned = records[2].result
+    assert resigned is not None and resigned.final_score != resigned.discs
+    black, white = resigned.final_score
+    assert history(tmp_path, "--limit", "1") == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"White wins by resignation, {black}-{white}" in out
+    assert "the most recent of 3 games" in out  # not "the 1 most recent"
+
+
 def test_limit_keeps_the_newest(tmp_path: Path, capsys: Captured) -> None:
     recorded(tmp_path)
     assert history(tmp_path, "--limit", "2") == 0

@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from reversi_tui.engine import PASS, format_position
-from reversi_tui.match.record import GameRecord
+from reversi_tui.match.record import GameRecord, Result
 from reversi_tui.match.settings import PlayerKind, PlayerSpec, handicap_of
 from reversi_tui.records.atomic import atomic_write
 from reversi_tui.records.database import (
@@ -84,18 +84,29 @@ def history_table(games: list[StoredGame], total: int) -> Table:
             record.started.astimezone().strftime("%Y-%m-%d %H:%M"),
             game.black_name,
             game.white_name,
-            "" if result is None else result.summary,
+            "" if result is None else result_words(result),
             str(_move_count(record)),
         )
         table.add_row(*(Text(cell) for cell in cells))  # Text: a name is never markup
     return table
 
 
+def result_words(result: Result) -> str:
+    """``Black wins, 44-20``, ``Draw, 32-32``, ``White wins by resignation, 12-52``:
+    who won and how, with the final score (the empty squares to the winner; on a
+    resignation, every square the loser does not hold)."""
+    black, white = result.final_score
+    if result.winner is None:
+        return f"Draw, {black}-{white}"
+    return f"{result.summary.split(',')[0]}, {black}-{white}"
+
+
 def _caption(shown: int, total: int) -> str:
     noun = "game" if total == 1 else "games"
     if shown == total:
         return f"{total} {noun}, newest first"
-    return f"the {shown} most recent of {total} {noun}"
+    newest = "the most recent" if shown == 1 else f"the {shown} most recent"
+    return f"{newest} of {total} {noun}"
 
 
 def _move_count(record: GameRecord) -> int:

@@ -10,7 +10,9 @@ against the viewer as a human opponent.
 Scores are final scores as tournaments count them (``Result.final_score``:
 the empty squares go to the winner), so the viewer's and the opponent's
 always add up to 64; a forfeit gives the winner every square the loser does
-not hold.
+not hold. A resignation still counts as a win or a loss, and is also counted and
+said as one (``Won by resignation``), so a 62-2 by resignation is not taken for
+a game played out.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 
 from reversi_tui.engine import Color
+from reversi_tui.match.record import Termination
 from reversi_tui.match.settings import LEVEL_NAMES, PlayerKind, PlayerSpec
 from reversi_tui.records.database import StoredGame
 
@@ -32,6 +35,7 @@ __all__ = [
     "Verdict",
     "ViewedGame",
     "statistics",
+    "verdict_words",
     "view",
 ]
 
@@ -79,6 +83,24 @@ class ViewedGame:
     #: Final scores: (the viewer's, the opponent's); they add up to 64.
     score: tuple[int, int]
 
+    @property
+    def termination(self) -> Termination:
+        """How the game ended: played out, or resigned (a forfeit)."""
+        result = self.game.record.result
+        return Termination.NORMAL if result is None else result.termination
+
+
+#: How a verdict reads: ``Won``, ``Lost``, ``Drew``.
+VERDICT_WORDS = {Verdict.WIN: "Won", Verdict.LOSS: "Lost", Verdict.DRAW: "Drew"}
+
+
+def verdict_words(viewed: ViewedGame) -> str:
+    """``Won``, ``Lost``, ``Drew``; ``Won by resignation`` when the game ended early."""
+    words = VERDICT_WORDS[viewed.verdict]
+    if viewed.termination is not Termination.NORMAL:
+        return f"{words} by {viewed.termination.value}"
+    return words
+
 
 @dataclass(frozen=True, slots=True)
 class Streak:
@@ -106,6 +128,9 @@ class Tally:
     longest_winning_streak: int
     #: The latest games, newest first.
     recent: tuple[ViewedGame, ...]
+    #: Of the wins and losses, those by resignation (counted in ``wins``/``losses`` too).
+    wins_by_resignation: int = 0
+    losses_by_resignation: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -159,6 +184,7 @@ def tally(
     """The numbers of ``viewed`` (in the order they were played)."""
     verdicts = [item.verdict for item in viewed]
     scores = [item.score for item in viewed]
+    resigned = [item.verdict for item in viewed if item.termination is Termination.RESIGNATION]
     return Tally(
         opponent=opponent,
         games=len(viewed),
@@ -170,6 +196,8 @@ def tally(
         current_streak=_current_streak(verdicts),
         longest_winning_streak=_longest_run(verdicts, Verdict.WIN),
         recent=tuple(reversed(viewed[-recent:])) if recent > 0 else (),
+        wins_by_resignation=resigned.count(Verdict.WIN),
+        losses_by_resignation=resigned.count(Verdict.LOSS),
     )
 
 

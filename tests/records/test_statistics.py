@@ -17,6 +17,7 @@ from reversi_tui.records.statistics import (
     Streak,
     Verdict,
     statistics,
+    verdict_words,
     view,
 )
 
@@ -110,6 +111,26 @@ def test_per_opponent_counts_scores_and_rate() -> None:
     assert stats.overall.opponent is None
 
 
+def test_a_resignation_is_counted_and_said_as_one_with_the_final_score() -> None:
+    games = [
+        stored(1, ME, "hard", (2, 5), resigned=Color.WHITE),  # hard resigns: 59-5 for ME
+        stored(2, "easy", ME, (20, 10), resigned=Color.WHITE),  # ME resigns: 10-54
+        stored(3, ME, "hard", WIN),
+    ]
+    stats = statistics(games, ME)
+    overall = stats.overall
+    assert (overall.wins, overall.losses) == (2, 1)
+    assert (overall.wins_by_resignation, overall.losses_by_resignation) == (1, 1)
+    won, lost = (view(game, ME) for game in games[:2])
+    assert won is not None and lost is not None
+    assert (verdict_words(won), won.score) == ("Won by resignation", (59, 5))
+    assert (verdict_words(lost), lost.score) == ("Lost by resignation", (10, 54))
+    normal = view(games[2], ME)
+    assert normal is not None and verdict_words(normal) == "Won"
+    draw = view(stored(4, ME, "hard", DRAW), ME)
+    assert draw is not None and verdict_words(draw) == "Drew"
+
+
 def test_streaks_follow_the_order_games_ended_in() -> None:
     played = [WIN, WIN, LOSS, WIN, WIN, WIN, DRAW, WIN, WIN]
     games = [stored(i, ME, "medium", discs, hours=i) for i, discs in enumerate(played, 1)]
@@ -186,6 +207,7 @@ def test_the_counts_always_add_up(played: list[StoredGame]) -> None:
     assert stats.overall.games == len(mine) == sum(t.games for t in stats.opponents)
     for t in (stats.overall, *stats.opponents):
         assert t.wins + t.losses + t.draws == t.games
+        assert t.wins_by_resignation <= t.wins and t.losses_by_resignation <= t.losses
         assert 0.0 <= t.win_rate <= 1.0
         assert t.longest_winning_streak <= t.wins
         assert len(t.recent) == min(5, t.games)

@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
 from reversi_tui.engine import Color, Game, parse_position, parse_square
-from reversi_tui.match import GameRecord, PlayerSpec
+from reversi_tui.match import GameRecord, PlayerSpec, Result, Termination
 from reversi_tui.records.database import RecordsDatabase
 from reversi_tui.records.keeper import GameKeeper
 from reversi_tui.records.paths import Places
@@ -119,6 +119,30 @@ async def test_recent_games_newest_first_with_verdict_words(tmp_path: Path) -> N
         assert rows[2][1:4] == ["White", "Computer (hard)", "Lost"]
         assert rows[2][4] == "30-34"
         assert screen.query_one("#recent", DataTable).has_focus
+
+
+def hard_resigns_after_three_moves() -> GameRecord:
+    """Ann (Black) against hard, who resigns with 5-2 on the board: 62-2 as scores go."""
+    game = Game.from_moves(None, [parse_square(s) for s in ("f5", "d6", "c3")])
+    outcome = game.position.outcome()
+    result = Result.forfeit(Color.WHITE, Termination.RESIGNATION, outcome)
+    return GameRecord.of(game, {Color.BLACK: HUMAN, Color.WHITE: HARD}, result=result)
+
+
+async def test_a_resignation_says_so_with_its_final_score(tmp_path: Path) -> None:
+    keeper = keeper_on(tmp_path)
+    keeper.add_record(hard_resigns_after_three_moves())
+    keeper.add_record(record(black_wins_34_30(), HUMAN, HARD))
+    app = make_app(keeper=keeper)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_stats(app, pilot)
+        rows = recent_rows(screen)
+        assert rows[0][3:5] == ["Won", "34-30"]
+        assert rows[1][3:5] == ["Won by resignation", "62-2"]
+        shown = " ".join(text_of(screen).split())
+        assert "2 games: 2 won (1 by resignation), 0 lost, 0 drawn (100% won)" in shown
+        table = screen.query_one("#recent", DataTable)
+        assert table.virtual_size.width <= table.region.width  # the longer words fit
 
 
 async def test_enter_replays_a_recent_game_and_review_steps_through_it(tmp_path: Path) -> None:

@@ -27,7 +27,14 @@ from reversi_tui.engine import PASS
 from reversi_tui.match.record import RecordError
 from reversi_tui.records.database import DatabaseError, RecordsDatabase, StoredGame
 from reversi_tui.records.paths import StorageError
-from reversi_tui.records.statistics import Statistics, Streak, Tally, Verdict, statistics
+from reversi_tui.records.statistics import (
+    Statistics,
+    Streak,
+    Tally,
+    Verdict,
+    statistics,
+    verdict_words,
+)
 from reversi_tui.tui.ascii import ASCII_CLASS
 from reversi_tui.tui.screens.confirm import dismiss_once
 from reversi_tui.tui.screens.save_game import bindings_without
@@ -38,8 +45,7 @@ RECENT = 20
 #: The opponents table: a rule under the header and above the total, none elsewhere.
 RULED = box.Box("    \n    \n ── \n    \n ── \n ── \n    \n    \n")
 ASCII_RULED = box.Box("    \n    \n -- \n    \n -- \n -- \n    \n    \n", ascii=True)
-#: How a verdict reads in the recent games, and its colour (a word first, colour second).
-VERDICT_WORDS = {Verdict.WIN: "Won", Verdict.LOSS: "Lost", Verdict.DRAW: "Drew"}
+#: A verdict's colour in the recent games (its words first, colour second).
 VERDICT_STYLES = {Verdict.WIN: "bold green", Verdict.LOSS: "red", Verdict.DRAW: ""}
 
 
@@ -85,11 +91,19 @@ def summary(stats: Statistics) -> str:
             "end is counted here."
         )
     games = f"{overall.games} game{'s' * (overall.games != 1)}"
+    won = _counted(overall.wins, "won", overall.wins_by_resignation)
+    lost = _counted(overall.losses, "lost", overall.losses_by_resignation)
     return (
-        f"{games}: {overall.wins} won, {overall.losses} lost, {overall.draws} drawn "
+        f"{games}: {won}, {lost}, {overall.draws} drawn "
         f"({overall.win_rate:.0%} won). Current streak: {streak_words(overall.current_streak)}; "
         f"longest winning streak: {overall.longest_winning_streak}."
     )
+
+
+def _counted(count: int, verdict: str, by_resignation: int) -> str:
+    """``3 won``, or ``3 won (1 by resignation)`` when some of them ended so."""
+    resigned = f" ({by_resignation} by resignation)" if by_resignation else ""
+    return f"{count} {verdict}{resigned}"
 
 
 def _row(tally: Tally, name: str) -> tuple[str, ...]:
@@ -205,7 +219,7 @@ class StatisticsScreen(ModalScreen[StoredGame | None]):
         for index, viewed in enumerate(self.stats.overall.recent):
             record = viewed.game.record
             when = (record.ended or record.started).astimezone().strftime("%Y-%m-%d %H:%M")
-            verdict = Text(VERDICT_WORDS[viewed.verdict], style=VERDICT_STYLES[viewed.verdict])
+            verdict = Text(verdict_words(viewed), style=VERDICT_STYLES[viewed.verdict])
             table.add_row(
                 when,
                 viewed.colour.title,
