@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 from reversi_tui import __version__
-from reversi_tui.match.settings import LEVEL_NAMES, PLAYER_CHOICES
+from reversi_tui.match.settings import LEVEL_NAMES, PlayerSpec
 from reversi_tui.records.paths import DATA_DIR_ENV
 from reversi_tui.terminal import is_terminal, reserve_standard_fds, silence_stdout, warn
 
@@ -86,6 +86,25 @@ def _non_negative_float(text: str) -> float:
     return _seconds(text, zero_ok=True, most=MOST_SECONDS)
 
 
+def _player(text: str) -> str:
+    """A ``--black``/``--white`` value: a player's text form (``human``, ``hard``,
+    ``hard/2.5s``...: see ``PlayerSpec``) that this version can play, in its one spelling."""
+    try:
+        spec = PlayerSpec.from_text(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    from reversi_tui.players import can_play  # only when a player is given
+
+    if spec.think_time is not None and spec.think_time > MOST_SECONDS:
+        raise argparse.ArgumentTypeError(f"a player thinks at most {MOST_SECONDS:g} seconds")
+    if not can_play(spec):
+        raise argparse.ArgumentTypeError(
+            f"{spec.label} cannot play yet: this version plays human and the levels "
+            f"({', '.join(LEVEL_NAMES)})"
+        )
+    return spec.text
+
+
 class _TuiOnly(argparse.Action):
     """Stores an option of the full-screen game and notes that it was given.
 
@@ -156,15 +175,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--black",
-        choices=PLAYER_CHOICES,
+        type=_player,
         metavar="PLAYER",
-        help="who plays black: human, easy, medium, hard or expert (default: human)",
+        help="who plays black: human, easy, medium, hard or expert, or a level with its own "
+        "seconds or depth per move, like hard/2.5s, hard/6ply or hard/0.5s/6ply "
+        "(default: human)",
     )
     parser.add_argument(
         "--white",
-        choices=PLAYER_CHOICES,
+        type=_player,
         metavar="PLAYER",
-        help="who plays white: human or a level (default: medium; human in --plain)",
+        help="who plays white: as --black (default: medium; human in --plain)",
     )
     parser.add_argument(
         "--handicap",
@@ -183,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_think_seconds,
         metavar="S",
         help="seconds the computer may think per move, at most 3600 "
-        "(default: the level's own budget)",
+        "(default: the level's own budget; a player's own, as in hard/2.5s, comes first)",
     )
     parser.add_argument(
         "--seed", type=int, help="seed the computer's choice among equal moves (reproducible games)"

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 import pytest
 
 from reversi_tui.cli import build_parser, main, protect_positions
+from reversi_tui.commands.play import settings_from_args
+from reversi_tui.match import PLAYER_CHOICES, PlayerSpec
 
 BOARD = "---------------------------OX------XO---------------------------"
 START = BOARD + " X"
@@ -52,6 +54,9 @@ def test_help_lists_every_option_and_command() -> None:
     "args",
     [
         ["--black", "grandmaster"],
+        ["--black", "hard/2.5"],
+        ["--white", "gtp:edax -gtp"],
+        ["--white", "hard/3601s"],
         ["--handicap", "5"],
         ["--handicap", "x"],
         ["--think-time", "-1"],
@@ -347,3 +352,42 @@ def test_data_dir_is_in_the_help_of_the_commands_that_use_it(command: str) -> No
     [sub] = [sub for sub in _parsers(build_parser()) if sub.prog == f"reversi {command}"]
     [option] = [action for action in sub._actions if "--data-dir" in action.option_strings]
     assert option.metavar == "DIR" and option.help
+
+
+# Players --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("choice", PLAYER_CHOICES)
+def test_the_simple_choices_give_the_same_players_as_before(choice: str) -> None:
+    args = build_parser().parse_args(["--black", choice, "--white", choice, "--think-time", "2"])
+    assert (args.black, args.white) == (choice, choice)
+    settings = settings_from_args(args, "human", "medium")
+    expected = PlayerSpec.human() if choice == "human" else PlayerSpec.computer(choice, 2.0)
+    assert settings.black == settings.white == expected
+
+
+def test_a_player_is_given_in_its_text_form() -> None:
+    args = build_parser().parse_args(["--black", "hard/2.50s", "--white", "easy/6ply"])
+    assert (args.black, args.white) == ("hard/2.5s", "easy/6ply")
+    settings = settings_from_args(args, "human", "medium")
+    assert settings.black == PlayerSpec.computer("hard", 2.5)
+    assert settings.white == PlayerSpec.computer("easy", depth=6)
+    timed = build_parser().parse_args(
+        ["--black", "hard/1s", "--white", "easy", "--think-time", "3"]
+    )
+    settings = settings_from_args(timed, "human", "medium")
+    assert settings.black.think_time == 1.0 and settings.white.think_time == 3.0
+
+
+def test_an_engine_is_refused_on_the_command_line_with_its_reason() -> None:
+    done = reversi("--plain", "--black", "gtp:edax -gtp")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "argument --black: GTP engine (edax -gtp) cannot play yet" in done.stderr
+    done = reversi("--plain", "--white", "grandmaster")
+    assert "argument --white: unknown level 'grandmaster': a player is written" in done.stderr
+
+
+def test_line_mode_plays_two_computers_given_by_depth() -> None:
+    done = reversi("--plain", "--black", "easy/1ply", "--white", "medium/1ply", "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    assert "wins" in done.stdout or "Draw" in done.stdout

@@ -18,7 +18,8 @@ from typing import Any
 
 import tomli_w
 
-from reversi_tui.match.settings import PLAYER_CHOICES
+from reversi_tui.match.settings import LEVEL_NAMES, PlayerSpec
+from reversi_tui.players import can_play
 from reversi_tui.records.atomic import atomic_write, set_aside
 from reversi_tui.records.paths import StorageError, storage_error
 
@@ -31,8 +32,9 @@ HEADER = "# reversi-tui settings: written by the game when a choice changes.\n\n
 
 @dataclass(frozen=True)
 class StoredSettings:
-    """The choices remembered between runs; players are spelt as ``--black``/``--white``
-    take them (``human`` or a level), so the command line and the file agree."""
+    """The choices remembered between runs; players are in their text form, as
+    ``--black``/``--white`` take them (``human``, a level, ``hard/2.5s``: see
+    ``PlayerSpec``), so the command line and the file agree."""
 
     theme: str | None = None
     black: str = "human"
@@ -49,7 +51,14 @@ def _theme(value: Any) -> str | None:
 
 
 def _player(value: Any) -> str | None:
-    return value if value in PLAYER_CHOICES else None
+    """A player's text form, one this version can play (an engine cannot yet)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        spec = PlayerSpec.from_text(value)
+    except ValueError:
+        return None
+    return spec.text if can_play(spec) else None
 
 
 def _handicap(value: Any) -> int | None:
@@ -67,6 +76,10 @@ def _think_time(value: Any) -> float | None:
     return float(value) if value > 0 and math.isfinite(value) else None
 
 
+_PLAYER = (
+    f"a player: human, a level ({', '.join(LEVEL_NAMES)}) or a level with its time or "
+    "depth, like hard/2.5s or hard/6ply"
+)
 #: Each key's check: the value to use, or None when it cannot be used.
 _CHECKS: dict[str, Callable[[Any], Any]] = {
     "theme": _theme,
@@ -78,8 +91,8 @@ _CHECKS: dict[str, Callable[[Any], Any]] = {
 }
 _EXPECTED = {
     "theme": "a theme name",
-    "black": f"one of {', '.join(PLAYER_CHOICES)}",
-    "white": f"one of {', '.join(PLAYER_CHOICES)}",
+    "black": _PLAYER,
+    "white": _PLAYER,
     "handicap": "a whole number from 0 to 4",
     "handicap_colour": "black or white",
     "think_time": "a number of seconds above 0",

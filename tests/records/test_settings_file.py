@@ -14,6 +14,12 @@ import pytest
 from reversi_tui.records.paths import StorageError
 from reversi_tui.records.settings_file import StoredSettings, load_settings, save_settings
 
+#: What the message says a player is.
+PLAYERS_EXPECTED = (
+    "a player: human, a level (easy, medium, hard, expert) or a level with its time or "
+    "depth, like hard/2.5s or hard/6ply"
+)
+
 CHOSEN = StoredSettings(
     theme="gruvbox", black="hard", white="human", handicap=3, handicap_colour="white",
     think_time=1.5,
@@ -85,6 +91,9 @@ def test_a_whole_number_think_time_reads_as_seconds(tmp_path: Path) -> None:
     [
         ("black = 3", "black"),
         ('black = "grandmaster"', "black"),
+        ('black = "Hard"', "black"),
+        ('black = "hard/2.5"', "black"),
+        ('white = "gtp:edax -gtp"', "white"),
         ("white = true", "white"),
         ('handicap = "two"', "handicap"),
         ("handicap = 5", "handicap"),
@@ -128,7 +137,7 @@ def test_every_wrong_value_is_named_in_the_one_message(tmp_path: Path) -> None:
     assert settings == StoredSettings(white="easy")
     assert problem == (
         f"Settings file {path}: default used for black = 'nobody' "
-        "(expected one of human, easy, medium, hard, expert); "
+        f"(expected {PLAYERS_EXPECTED}); "
         "handicap = 9 (expected a whole number from 0 to 4)."
     )
 
@@ -203,3 +212,23 @@ def test_saving_on_a_refusing_disk_is_a_storage_error_and_keeps_the_old_file(
     monkeypatch.undo()
     assert os.strerror(code) in str(caught.value)
     assert load_settings(path) == (CHOSEN, None)
+
+
+def test_a_player_may_have_its_own_time_or_depth(tmp_path: Path) -> None:
+    chosen = StoredSettings(black="hard/2.5s", white="expert/0.5s/8ply")
+    path = tmp_path / "settings.toml"
+    save_settings(path, chosen)
+    assert load_settings(path) == (chosen, None)
+    assert 'black = "hard/2.5s"' in path.read_text(encoding="utf-8")
+    written = settings_path(tmp_path, 'black = "hard/8ply/2.50s"\n')
+    assert load_settings(written) == (StoredSettings(black="hard/2.5s/8ply"), None)
+
+
+def test_an_engine_this_version_cannot_play_falls_back_with_its_reason(tmp_path: Path) -> None:
+    path = settings_path(tmp_path, 'black = "gtp:edax -gtp"\nwhite = "hard"\n')
+    settings, problem = load_settings(path)
+    assert settings == StoredSettings(white="hard")
+    assert problem == (
+        f"Settings file {path}: default used for black = 'gtp:edax -gtp' "
+        f"(expected {PLAYERS_EXPECTED})."
+    )
