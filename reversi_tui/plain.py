@@ -27,7 +27,13 @@ from reversi_tui.match import (
     play_out,
 )
 from reversi_tui.match.session import Listener
-from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult, SourceFactory
+from reversi_tui.match.sources import (
+    MoveRequest,
+    MoveSource,
+    PlayResult,
+    SourceFactory,
+    local_input,
+)
 from reversi_tui.players import make_source
 from reversi_tui.terminal import warn
 
@@ -145,6 +151,9 @@ class LineHuman:
     def observe(self, ply: Ply) -> None:
         """The transcript shows every board; nothing to keep."""
 
+    async def close(self) -> None:
+        """Nothing to release (standard input is the caller's)."""
+
 
 def _transcript(match: Match, stdout: TextIO) -> Listener:
     """Writes each board after a move, who the computer played, and forced passes."""
@@ -152,7 +161,7 @@ def _transcript(match: Match, stdout: TextIO) -> Listener:
     def write(event: MatchEvent) -> None:
         if isinstance(event, Changed):
             ply = event.plies[0]
-            if not match.sources[ply.color].takes_local_input:
+            if local_input(match.sources[ply.color]) is None:
                 stdout.write(f"Computer places {_LETTER[ply.color]} at {rowcol_name(ply.move)}.\n")
             stdout.write(render_board(match.game.position))
         elif isinstance(event, Passed):

@@ -1,8 +1,9 @@
 """The kinds of player, each a ``MoveSource`` (see ``match/sources.py``).
 
-A local human's request is answered by a key or a click (``offer``); the
-computer's by a search in a worker thread that stops when the request is
-cancelled. A remote user and an external engine will be two more kinds.
+A local human's request is answered by a key or a click (``offer``: it is the
+one ``LocalInput`` here); the computer's by a search in a worker thread that stops
+when the request is cancelled. Neither holds anything to close. An online player
+is in ``net/remote.py``; an external engine will be one more kind.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ if TYPE_CHECKING:  # the AI is imported when a computer first searches, off the 
 
 
 class LocalHuman:
-    """A person at this terminal: a key or a click (``offer``) answers the pending request."""
+    """A person at this terminal (a ``LocalInput``): a key or a click (``offer``) answers
+    the pending request."""
 
     takes_local_input = True
 
@@ -53,6 +55,9 @@ class LocalHuman:
     def observe(self, ply: Ply) -> None:
         """A person sees the board; nothing to keep."""
 
+    async def close(self) -> None:
+        """Nothing to release."""
+
 
 @dataclass
 class Computer:
@@ -67,7 +72,6 @@ class Computer:
     seed: int | None = None
     #: A fixed search depth instead of the clock (reproducible; the arena uses it).
     depth: int | None = None
-    takes_local_input = False
     _rng: random.Random = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -94,11 +98,11 @@ class Computer:
     async def play(self, request: MoveRequest) -> PlayResult:
         return await run_search(self.search, request.position)
 
-    def offer(self, move: Move) -> bool:
-        return False
-
     def observe(self, ply: Ply) -> None:
         """The search starts from the position each request carries; nothing to keep."""
+
+    async def close(self) -> None:
+        """Each search ends with its request; nothing to release."""
 
 
 Search = Callable[[Position, "StopCheck"], "SearchResult"]

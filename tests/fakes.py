@@ -14,15 +14,19 @@ from collections.abc import Callable, Iterable
 from reversi_tui.engine import Move, Ply, Position, parse_square
 from reversi_tui.engine.ai.result import SearchCancelled, SearchResult
 from reversi_tui.match import PlayerKind, PlayerSpec
-from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult, SourceFactory
+from reversi_tui.match.sources import (
+    LocalInput,
+    MoveRequest,
+    MoveSource,
+    PlayResult,
+    SourceFactory,
+)
 from reversi_tui.players import LocalHuman, run_search
 
 
 class FakeComputer:
     """Plays ``moves`` in order, then the first legal move; instantly unless ``gated``;
-    raises ``error`` instead when one is given."""
-
-    takes_local_input = False
+    raises ``error`` instead when one is given; counts how often it is closed."""
 
     def __init__(
         self,
@@ -36,6 +40,7 @@ class FakeComputer:
         self.error = error  # raised instead of answering: a search that crashes
         self.level = level
         self.searches = 0
+        self.closes = 0
         self.seen: list[Ply] = []
         self.started = threading.Event()
         self.answered = threading.Event()  # a gated search returned its move
@@ -66,11 +71,11 @@ class FakeComputer:
             return PlayResult(self.choose(request.position))
         return await run_search(self._wait_for_gate, request.position)
 
-    def offer(self, move: Move) -> bool:
-        return False
-
     def observe(self, ply: Ply) -> None:
         self.seen.append(ply)
+
+    async def close(self) -> None:
+        self.closes += 1
 
 
 def fake_sources(*presets: MoveSource | None) -> SourceFactory:
@@ -91,6 +96,6 @@ def fake_sources(*presets: MoveSource | None) -> SourceFactory:
 
 def spec_of(source: MoveSource | None) -> PlayerSpec:
     """The spec a preset source stands for (a human when there is none)."""
-    if source is None or source.takes_local_input:
+    if source is None or isinstance(source, LocalInput):
         return PlayerSpec.human()
     return PlayerSpec.computer(getattr(source, "level", "medium"))

@@ -7,7 +7,7 @@ import pytest
 from reversi_tui.engine import Position
 from reversi_tui.engine.ai import LEVELS
 from reversi_tui.match import LEVEL_NAMES, PLAYER_CHOICES, PlayerKind, PlayerSpec
-from reversi_tui.match.sources import MoveRequest
+from reversi_tui.match.sources import LocalInput, MoveRequest, local_input
 from reversi_tui.players import (
     SOURCES,
     Computer,
@@ -26,15 +26,30 @@ def test_level_names_are_the_ais() -> None:
 
 
 def test_make_source_from_specs() -> None:
-    assert make_source(PlayerSpec.parse("human")).takes_local_input
+    assert isinstance(make_source(PlayerSpec.parse("human")), LocalHuman)
     computer = make_source(PlayerSpec.parse("easy", think_time=0.05), seed=1)
     assert isinstance(computer, Computer)
-    assert computer.label == "Computer (easy)" and not computer.takes_local_input
+    assert computer.label == "Computer (easy)"
     assert computer.seed == 1 and computer.think_time == 0.05
     with pytest.raises(ValueError, match="unknown level"):
         PlayerSpec.parse("grandmaster")
     with pytest.raises(ValueError, match="think time"):
         PlayerSpec.parse("easy", think_time=-1.0)
+
+
+def test_only_a_local_human_takes_input_from_this_terminal() -> None:
+    human = make_source(PlayerSpec.human())
+    assert isinstance(human, LocalInput) and human.takes_local_input
+    assert local_input(human) is human
+    computer = make_source(PlayerSpec.computer("easy"))
+    assert not isinstance(computer, LocalInput) and local_input(computer) is None
+    assert not isinstance(FakeComputer(), LocalInput)
+
+
+async def test_the_built_in_sources_close_without_fuss() -> None:
+    for source in (LocalHuman(), Computer("easy")):
+        await source.close()
+        await source.close()
 
 
 def test_computer_plays_a_legal_move() -> None:

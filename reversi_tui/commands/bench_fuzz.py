@@ -26,7 +26,7 @@ from pathlib import Path
 
 from textual import events
 
-from reversi_tui.engine import Move, Ply, Position
+from reversi_tui.engine import Ply, Position
 from reversi_tui.engine.ai.result import SearchResult
 from reversi_tui.match import MatchSettings, PlayerKind, PlayerSpec
 from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult
@@ -116,16 +116,15 @@ def fuzz_bytes(count: int, seed: int) -> FuzzReport:
 class InstantComputer:
     """A computer that plays its first legal move at once: the fuzz tests keys, not search."""
 
-    takes_local_input = False
     label = "Computer"
 
     async def play(self, request: MoveRequest) -> PlayResult:
         return PlayResult(request.position.legal_moves[0])
 
-    def offer(self, move: Move) -> bool:
-        return False
-
     def observe(self, ply: Ply) -> None:
+        pass
+
+    async def close(self) -> None:
         pass
 
 

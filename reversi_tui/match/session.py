@@ -6,6 +6,12 @@ it, tell the listeners, until the game is over. Undo, redo, pause and
 resignation are plain method calls that may come at any time (between two
 keys, while a computer thinks): they cancel the pending request and the loop
 asks again. Nothing here imports a user interface.
+
+The life cycle: a match's sources are made with it and closed (``MoveSource.close``)
+exactly once, when it ends: the game is over (the board, or a resignation, by
+``resign`` or by a source's answer) or ``close`` is called. Undo, redo, pause and
+a cancelled ``run`` (a front end may start the loop again) end nothing; a match
+that has ended does not start again.
 """
 
 from __future__ import annotations
@@ -19,7 +25,16 @@ from enum import StrEnum
 from reversi_tui.engine import Color, Game, Move, Ply, Position, square_name
 from reversi_tui.match.record import GameRecord, Result, Termination
 from reversi_tui.match.settings import MatchSettings
-from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult, SourceFactory
+from reversi_tui.match.sources import (
+    MoveRequest,
+    MoveSource,
+    PlayResult,
+    SourceFactory,
+    local_input,
+)
+
+#: The closing of sources still running (asyncio keeps only weak references to tasks).
+_closing_tasks: set[asyncio.Task[None]] = set()
 
 
 class MatchState(StrEnum):
@@ -114,6 +129,8 @@ class Match:
         self._forfeit: Result | None = None
         self._closed = False
         self._announced_over = False
+        self._sources_closing = False
+        self._closing: asyncio.Task[None] | None = None
 
     # Listeners ---------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
@@ -160,17 +177,17 @@ class Match:
     @property
     def thinking(self) -> bool:
         """A source that nobody here answers (a computer) has been asked and is working."""
-        return self.state is MatchState.AWAITING and not self.to_move.takes_local_input
+        return self.state is MatchState.AWAITING and local_input(self.to_move) is None
 
     @property
     def local_players(self) -> list[Color]:
         """The colours a person at this terminal plays."""
-        return [c for c in Color if self.sources[c].takes_local_input]
+        return [c for c in Color if local_input(self.sources[c]) is not None]
 
     @property
     def local_to_move(self) -> bool:
         """A person here is to move now (legal-move markers, hints and previews are for them)."""
-        return not self.is_over and self.to_move.takes_local_input
+        return not self.is_over and local_input(self.to_move) is not None
 
     @property
     def in_progress(self) -> bool:
@@ -186,14 +203,15 @@ class Match:
     async def run(self) -> Result | None:
         """Ask the side to move, apply its answer, repeat until the game is over.
 
-        Returns the result. Cancelling the task that runs it cancels the pending
-        request too; changes made meanwhile through the methods below are safe.
+        Returns the result (when the match has ended, once its sources are closed).
+        Cancelling the task that runs it cancels the pending request too (and closes
+        nothing: ``run`` may be awaited again); changes made meanwhile through the
+        methods below are safe. A closed match returns at once.
         """
         self._resumed = asyncio.Event()
         self._released = asyncio.Event()
         if not self._held:
             self._released.set()
-        self._closed = False
         while not self.is_over and not self._closed:
             if self._paused:
                 self._resumed.clear()
@@ -217,6 +235,8 @@ class Match:
                     self._request = self._ask = None
             self._apply(request, answer)
         self._announce_over()
+        if self._closing is not None:
+            await asyncio.shield(self._closing)
         return self.result
 
     async def _ask_source(self, source: MoveSource, request: MoveRequest) -> PlayResult:
@@ -225,7 +245,7 @@ class Match:
         Computer against computer waits ``pace`` seconds before each move; a
         computer's reply to a person here takes at least ``reply_delay`` seconds.
         """
-        if source.takes_local_input:
+        if local_input(source) is not None:
             return await source.play(request)
         if not self.local_players:
             await asyncio.sleep(self.pace)
@@ -239,10 +259,14 @@ class Match:
         return answer
 
     def _apply(self, request: MoveRequest, answer: PlayResult) -> None:
-        """Play an answer if it still belongs to the position on the board."""
+        """Play an answer (or resign for it) if it still belongs to the position on the board."""
         if request.token != self._token or request.position != self.game.position:
             return  # answered just as the match moved on; the loop asks again
-        self._play(answer.move, answer)
+        if answer.resigned or answer.opponent_resigned:
+            turn = request.position.turn
+            self.resign(turn if answer.resigned else turn.opponent)
+        elif answer.move is not None:
+            self._play(answer.move, answer)
 
     def _play(self, move: Move, answer: PlayResult | None) -> list[Ply]:
         self._interrupt()
@@ -260,7 +284,31 @@ class Match:
         result = self.result
         if result is not None and not self._announced_over:
             self._announced_over = True
+            self._close_sources()
             self._emit(GameOver(result))
+
+    def _close_sources(self) -> None:
+        """The match has ended: close each source once, on the running event loop (``run``
+        waits for it), or here and now when none is running."""
+        if self._sources_closing:
+            return
+        self._sources_closing = True
+        sources = list({id(source): source for source in self.sources.values()}.values())
+
+        async def close_all() -> None:
+            outcomes = await asyncio.gather(*(s.close() for s in sources), return_exceptions=True)
+            for outcome in outcomes:
+                if isinstance(outcome, BaseException):
+                    raise outcome
+
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # a script or a test with no event loop
+            asyncio.run(close_all())
+            return
+        self._closing = asyncio.ensure_future(close_all())
+        _closing_tasks.add(self._closing)
+        self._closing.add_done_callback(_closing_tasks.discard)
 
     def _interrupt(self) -> None:
         """The match moves on: stale answers are dropped and the pending request cancelled."""
@@ -274,9 +322,9 @@ class Match:
         if self.is_over:
             return "The game is over."
         color = self.turn
-        source = self.to_move
-        if not source.takes_local_input:
-            return f"Wait: {color.title} ({source.label}) is to move."
+        source = local_input(self.to_move)
+        if source is None:
+            return f"Wait: {color.title} ({self.to_move.label}) is to move."
         if self._paused or self._request is None:
             return "Wait: the game is not asking for a move yet."
         reason = why_illegal(self.game.position, move)
@@ -304,7 +352,7 @@ class Match:
         self._interrupt()
         taken = self.game.undo()
         if local:
-            while not self.to_move.takes_local_input and self.game.can_undo:
+            while local_input(self.to_move) is None and self.game.can_undo:
                 taken = self.game.undo() + taken
         else:
             self.pause()
@@ -318,7 +366,7 @@ class Match:
         self._interrupt()
         plies = self.game.redo()
         if self.local_players:
-            while self.game.can_redo and not self.to_move.takes_local_input:
+            while self.game.can_redo and local_input(self.to_move) is None:
                 plies += self.game.redo()
         self._emit(Changed(Change.REDONE, tuple(plies)))
         self._announce_over()
@@ -359,7 +407,10 @@ class Match:
             self._released.set()
 
     def resign(self, color: Color) -> Result:
-        """``color`` gives up: the other side wins, with the discs as they are."""
+        """``color`` gives up: the other side wins, with the discs as they are.
+
+        A source's answer that resigns (``PlayResult.resigned``) comes here too.
+        """
         if self.is_over:
             raise ValueError("the game is already over")
         self._forfeit = Result.forfeit(color, Termination.RESIGNATION, self.game.position.outcome())
@@ -370,12 +421,20 @@ class Match:
         return self._forfeit
 
     def close(self) -> None:
-        """Stop asking (the front end is leaving): ``run`` returns and a search stops."""
+        """End the match (the front end is leaving): ``run`` returns, a search stops and
+        the sources are closed (once, whatever ended the match first). Safe to repeat."""
         self._closed = True
         self._interrupt()
         if self._resumed is not None:
             self._resumed.set()
         self.release()
+        self._close_sources()
+
+    async def aclose(self) -> None:
+        """``close``, and wait until the sources are closed."""
+        self.close()
+        if self._closing is not None:
+            await asyncio.shield(self._closing)
 
 
 def play_out(match: Match) -> Result | None:

@@ -1,18 +1,21 @@
 """The move-source interface: every kind of player answers "your move in this position".
 
 Modelled on python-chess's engine protocol: ``play(request)`` returns an
-awaitable ``PlayResult`` and is cancelled like any asyncio task (undo, new game,
-quit); ``observe`` hears every ply as it is played. The match's turn loop only
-ever asks the side to move and applies the answer, so a local human, the
-computer, and later a remote user or an external engine are interchangeable.
-The kinds themselves live in ``reversi_tui/players.py``.
+awaitable ``PlayResult`` (a move, or a resignation) and is cancelled like any
+asyncio task (undo, new game, quit); ``observe`` hears every ply as it is played;
+``close`` is the match's last word to a source (python-chess's ``quit``). The
+match's turn loop only ever asks the side to move and applies the answer, so a
+local human, the computer, an online player and later an external engine are
+interchangeable. A source that a person at this terminal answers (a key, a click)
+is also a ``LocalInput``. The kinds themselves live in ``reversi_tui/players.py``
+and ``reversi_tui/net/remote.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from reversi_tui.engine import Move, Ply, Position
 from reversi_tui.match.settings import PlayerSpec
@@ -32,40 +35,73 @@ class MoveRequest:
 
 @dataclass(frozen=True, slots=True)
 class PlayResult:
-    """A source's answer: the move, and for a computer how it found it."""
+    """A source's answer: a move (and for a computer how it found it), or a resignation.
 
-    move: Move
+    ``resigned``: the side asked gives up. ``opponent_resigned``: the other side
+    gave up while this one was to move, for a source that speaks for the whole
+    game (online, the server's state says so). With either, ``move`` is ignored.
+    """
+
+    move: Move | None = None
     search: SearchResult | None = None
+    resigned: bool = False
+    opponent_resigned: bool = False
+
+    def __post_init__(self) -> None:
+        if self.move is None and not (self.resigned or self.opponent_resigned):
+            raise ValueError("an answer needs a move unless a side resigns")
 
 
 class MoveSource(Protocol):
-    """Anything that can play a side."""
+    """Anything that can play a side.
+
+    Its life cycle is the match's: requests (``play``, each cancelled when the
+    match moves on) and plies (``observe``) for as long as the match runs, then
+    ``close`` exactly once, when the game is over or the match is closed.
+    """
 
     @property
     def label(self) -> str:
         """How the sidebar and messages name this player."""
         ...
 
-    @property
-    def takes_local_input(self) -> bool:
-        """A person at this terminal answers: show them legal moves, hints and previews."""
-        ...
-
     def play(self, request: MoveRequest) -> Awaitable[PlayResult]:
-        """The move for ``request.position``; cancelled when the match moves on.
+        """The answer for ``request.position``; cancelled when the match moves on.
 
         Usually an ``async def``; a source whose answer comes from outside (a key, a
         message) may return a future it resolves later.
         """
         ...
 
+    def observe(self, ply: Ply) -> None:
+        """A ply was played (by either side, passes included)."""
+        ...
+
+    async def close(self) -> None:
+        """The match is over or closed: release what the source holds (no more requests)."""
+        ...
+
+
+@runtime_checkable
+class LocalInput(Protocol):
+    """A source that a person at this terminal answers: the match shows them legal
+    moves, hints and previews, and passes their keys and clicks on with ``offer``."""
+
+    @property
+    def takes_local_input(self) -> bool:
+        """The person here can answer now (an online side: while the game is playable)."""
+        ...
+
     def offer(self, move: Move) -> bool:
         """A move typed or clicked at this terminal; True when it answers a pending request."""
         ...
 
-    def observe(self, ply: Ply) -> None:
-        """A ply was played (by either side, passes included)."""
-        ...
+
+def local_input(source: MoveSource) -> LocalInput | None:
+    """``source`` as a person here's way in, when they answer it now; else None."""
+    if isinstance(source, LocalInput) and source.takes_local_input:
+        return source
+    return None
 
 
 #: Makes the source for one side from its spec and that side's seed.

@@ -78,7 +78,8 @@ class GameLink:
         self.send = send
         self.state = state
         self._moves = state_moves(state)
-        self._sources: dict[Color, OnlineSource] = {}
+        #: The sources of the matches showing this game, until each is closed.
+        self._sources: list[OnlineSource] = []
         #: Which players have a session, from states and presence messages.
         self.online: dict[str, bool] = dict(state.online)
         #: Why the game cannot be played here now (not on this server yet), or None.
@@ -104,7 +105,7 @@ class GameLink:
     def set_conflict(self, text: str | None) -> None:
         self.conflict = text
         if text is None:
-            for source in self._sources.values():
+            for source in list(self._sources):
                 source.deliver()
 
     @property
@@ -125,11 +126,18 @@ class GameLink:
             self.online[user] = online
 
     def source(self, colour: Color) -> OnlineSource:
-        """The move source of ``colour`` (made once)."""
-        if colour not in self._sources:
-            local = colour is self.my_colour
-            self._sources[colour] = OnlineSource(self, colour, local=local)
-        return self._sources[colour]
+        """A new move source of ``colour`` for a match of this game (the user's own
+        side is an ``OwnOnlineSource``, a ``LocalInput``); it follows the states until
+        it is closed."""
+        kind = OwnOnlineSource if colour is self.my_colour else OnlineSource
+        source = kind(self, colour)
+        self._sources.append(source)
+        return source
+
+    def detach(self, source: OnlineSource) -> None:
+        """``source`` is closed: no more states for it."""
+        if source in self._sources:
+            self._sources.remove(source)
 
     def update(self, state: State, server: str | None) -> None:
         """A newer state of this game (on this server, or resumed on another): wake a
@@ -144,7 +152,7 @@ class GameLink:
         self.waiting = None
         self._moves = state_moves(state)
         self.online.update(state.online)
-        for source in self._sources.values():
+        for source in list(self._sources):
             source.deliver()
 
     def move_list(self) -> list[Move]:
@@ -171,19 +179,17 @@ class GameLink:
 
 
 class OnlineSource:
-    """One side of an online game; ``local`` when the user here plays it."""
+    """One side of an online game as the server's states tell it: the opponent's, or
+    either side for a watcher (``OwnOnlineSource`` is the user's own)."""
 
-    def __init__(self, link: GameLink, colour: Color, *, local: bool) -> None:
+    #: The user here plays this side.
+    local = False
+
+    def __init__(self, link: GameLink, colour: Color) -> None:
         self.link = link
         self.colour = colour
-        self.local = local
         self._waiting: asyncio.Future[PlayResult] | None = None
         self._index = 0
-
-    @property
-    def takes_local_input(self) -> bool:
-        """The user here plays this side, and the game can be played on now."""
-        return self.local and self.link.playable
 
     @property
     def label(self) -> str:
@@ -209,12 +215,31 @@ class OnlineSource:
             self._waiting = None
             waiting.set_result(PlayResult(move))
 
+    def observe(self, ply: Ply) -> None:
+        """The server's state is the truth; nothing to keep."""
+
+    async def close(self) -> None:
+        """The match is over or closed: stop following the states (the game itself goes
+        on, or ends, on the server)."""
+        self.link.detach(self)
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None:
+            waiting.cancel()
+
+
+class OwnOnlineSource(OnlineSource):
+    """The user's own side: a key is sent to the server, and played when a state says so."""
+
+    local = True
+
+    @property
+    def takes_local_input(self) -> bool:
+        """The game can be played on here now."""
+        return self.link.playable
+
     def offer(self, move: Move) -> bool:
         """The user's key: sent to the server, played when the server's state says so."""
         waiting = self._waiting
         if not self.takes_local_input or waiting is None or waiting.done():
             return False
         return self.link.play(self._index, move)
-
-    def observe(self, ply: Ply) -> None:
-        """The server's state is the truth; nothing to keep."""

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from reversi_tui.engine import PASS, Color, Game, Move, Outcome, parse_square, square_name
+from reversi_tui.engine import PASS, Color, Game, Move, Outcome, Ply, parse_square, square_name
 from reversi_tui.match import (
     Change,
     Changed,
@@ -24,7 +24,7 @@ from reversi_tui.match import (
     Termination,
     play_out,
 )
-from reversi_tui.match.sources import MoveSource
+from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult
 from reversi_tui.players import LocalHuman
 
 from ..fakes import FakeComputer, fake_sources
@@ -381,6 +381,129 @@ async def test_undo_and_redo_after_resignation_do_nothing() -> None:
     assert match.undo() == []
     assert match.game.plies == ()
     assert await asyncio.wait_for(task, 5) == result
+
+
+class Answering:
+    """A source that answers every request with the same ``PlayResult`` (a resignation)."""
+
+    label = "Scripted"
+
+    def __init__(self, answer: PlayResult) -> None:
+        self.answer = answer
+        self.closes = 0
+
+    async def play(self, request: MoveRequest) -> PlayResult:
+        return self.answer
+
+    def observe(self, ply: Ply) -> None:
+        pass
+
+    async def close(self) -> None:
+        self.closes += 1
+
+
+@pytest.mark.parametrize("side", list(Color))
+async def test_a_source_that_answers_with_a_resignation_loses_the_match(side: Color) -> None:
+    quitter = Answering(PlayResult(resigned=True))
+    presets = (quitter, None) if side is Color.BLACK else (None, quitter)
+    game = Game() if side is Color.BLACK else Game.from_moves(None, [D3])
+    discs = game.position.outcome()
+    match = Match(COMPUTERS, fake_sources(*presets), game=game)
+    log = EventLog(match)
+
+    result = await asyncio.wait_for(match.run(), 5)
+
+    assert result == match.result == Result.forfeit(side, Termination.RESIGNATION, discs)
+    assert result.winner is side.opponent
+    assert log.game_overs() == [GameOver(result)] and log.played() == []
+    assert match.record().result == result
+    assert quitter.closes == 1
+
+
+async def test_a_source_can_answer_that_the_other_side_resigned_meanwhile() -> None:
+    # Online, the server's state says the side not to move gave up: the side asked says so.
+    white = Answering(PlayResult(opponent_resigned=True))
+    match = Match(COMPUTERS, fake_sources(FakeComputer(["d3"]), white))
+    log = EventLog(match)
+    result = await asyncio.wait_for(match.run(), 5)
+    assert result is not None and result.termination is Termination.RESIGNATION
+    assert result.winner is Color.WHITE and match.game.moves == [D3]
+    assert log.game_overs() == [GameOver(result)]
+
+
+def test_an_answer_without_a_move_must_be_a_resignation() -> None:
+    with pytest.raises(ValueError, match="needs a move"):
+        PlayResult()
+    assert PlayResult(resigned=True).move is None
+
+
+# The sources' life cycle ----------------------------------------------------------------
+
+
+def test_each_source_is_closed_once_when_the_game_ends() -> None:
+    black_moves, white_moves = split_by_colour(PASS_GAME)
+    black, white = FakeComputer(black_moves), FakeComputer(white_moves)
+    match = Match(COMPUTERS, fake_sources(black, white))
+    play_out(match)
+    assert (black.closes, white.closes) == (1, 1)
+    match.close()  # it has ended already: nothing is closed again
+    assert (black.closes, white.closes) == (1, 1)
+
+
+def test_a_source_playing_both_sides_is_closed_once() -> None:
+    both = FakeComputer()
+    play_out(Match(COMPUTERS, fake_sources(both, both)))
+    assert both.closes == 1
+
+
+async def test_a_resignation_closes_the_sources_once() -> None:
+    black, white = FakeComputer(gated=True), FakeComputer(gated=True)
+    match = Match(COMPUTERS, fake_sources(black, white))
+    task = asyncio.ensure_future(match.run())
+    await asyncio.to_thread(black.started.wait, 5)
+    assert (black.closes, white.closes) == (0, 0)
+    match.resign(Color.BLACK)
+    await asyncio.wait_for(task, 5)
+    assert (black.closes, white.closes) == (1, 1)
+    await match.aclose()
+    assert (black.closes, white.closes) == (1, 1)
+    await stop_executor_threads(black, white)
+
+
+async def test_undo_and_a_cancelled_loop_close_nothing_the_match_closing_does_once() -> None:
+    white = FakeComputer()
+    match = Match(HUMAN_VS_COMPUTER, fake_sources(None, white))
+    log = EventLog(match)
+    task = asyncio.ensure_future(match.run())
+    await log.wait(awaiting(match, Color.BLACK))
+    assert match.offer(D3) == ""
+    await log.wait(lambda: len(match.game.plies) == 2 and match.local_to_move)
+    assert len(match.undo()) == 2
+    await log.wait(awaiting(match, Color.BLACK))
+    task.cancel()  # the front end stops the loop (and may start it again)
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert white.closes == 0
+
+    task = asyncio.ensure_future(match.run())
+    await log.wait(awaiting(match, Color.BLACK))
+    assert match.offer(D3) == ""
+    await log.wait(lambda: len(match.game.plies) == 2)
+    assert white.closes == 0
+    assert await finish(match, task) is None  # closed early, the game unfinished
+    assert white.closes == 1
+    await match.aclose()
+    assert white.closes == 1
+
+
+async def test_a_match_closed_before_it_runs_closes_its_sources_and_asks_nobody() -> None:
+    black, white = FakeComputer(), FakeComputer()
+    match = Match(COMPUTERS, fake_sources(black, white))
+    await match.aclose()
+    assert (black.closes, white.closes) == (1, 1)
+    assert await asyncio.wait_for(match.run(), 5) is None  # a closed match stays closed
+    assert black.searches == 0 and match.game.plies == ()
+    assert (black.closes, white.closes) == (1, 1)
 
 
 # Stale answers -------------------------------------------------------------------------

@@ -22,6 +22,7 @@ import msgspec
 import pytest
 
 from reversi_tui.engine import Color, Game
+from reversi_tui.match.sources import local_input
 from reversi_tui.net import protocol
 from reversi_tui.net.client import Client
 from reversi_tui.net.copies import COPIES_DIR, Copies, GameCopy
@@ -172,7 +173,8 @@ async def test_while_the_other_player_is_away_the_game_waits_and_says_so(
     await until(lambda: "waiting for bob" in ann.session.picture.resuming.get(origin, (0, ""))[1])
     link = ann.session.links[origin]
     assert not link.playable and link.blocked is not None and "waiting for bob" in link.blocked
-    assert not ann.session.links[origin].source(Color.WHITE).takes_local_input
+    mine = link.my_colour
+    assert mine is not None and local_input(link.source(mine)) is None  # no keys taken
     assert not link.play(len(link.move_list()), 37)  # nothing is sent for it
     server = world["servers"][-1][0]
     assert server.hub.games == {}

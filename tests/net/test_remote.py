@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from reversi_tui.engine import Color, Game, parse_square, square_name
 from reversi_tui.match import Match, MatchSettings, PlayerSpec, Result, Termination
-from reversi_tui.match.sources import MoveSource
+from reversi_tui.match.sources import LocalInput, MoveSource
 from reversi_tui.net import protocol
 from reversi_tui.net.remote import GameLink, moves_played
 
@@ -60,13 +60,16 @@ def test_moves_played_counts_discs_not_passes() -> None:
     assert moves_played(game.position) == 3
 
 
-def test_an_online_source_is_a_move_source() -> None:
+def test_an_online_source_is_a_move_source_and_only_my_side_takes_keys() -> None:
     server = Server()
     link = GameLink(server.state(), "ann", server.send, "s1")
     source: MoveSource = link.source(Color.BLACK)
-    assert source.takes_local_input and source.label == "ann"
-    assert not link.source(Color.WHITE).takes_local_input
+    assert isinstance(source, LocalInput) and source.takes_local_input
+    assert source.label == "ann"
+    assert not isinstance(link.source(Color.WHITE), LocalInput)
     assert link.my_colour is Color.BLACK
+    watched = GameLink(server.state(), None, server.send, "s1")
+    assert not any(isinstance(watched.source(c), LocalInput) for c in Color)
 
 
 async def test_my_key_is_sent_and_played_only_when_the_server_says_so() -> None:
