@@ -6,7 +6,9 @@ the game's own autosave at once, atomically, so a process killed at any instant
 (``kill -9``, a dropped SSH link) leaves the game as it was after its last change.
 When the game ends it goes into the records database and stops being an autosave.
 A game abandoned for a new one is dropped; a game left by quitting stays for
-``reversi`` to offer next time.
+``reversi`` to offer next time, once a person has moved in it: a game in which
+only the computer moved (its opening, before anyone answered) is not worth
+offering, and its autosave is not even written.
 
 Saving never stops play: the first failure (a full disk, a directory that is not
 writable) is reported once through ``on_problem`` and saving is off for the rest
@@ -15,11 +17,12 @@ of the session.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from reversi_tui.engine import Color
+from reversi_tui.engine import Color, Game
 from reversi_tui.match import Changed, GameOver, Match, MatchEvent
-from reversi_tui.match.record import GameRecord
+from reversi_tui.match.record import GameRecord, RecordError
+from reversi_tui.match.settings import PlayerKind, PlayerSpec
 from reversi_tui.records.autosave import Autosave, AutosaveStore, Resumable, SavedGame
 from reversi_tui.records.database import DatabaseError, RecordsDatabase
 from reversi_tui.records.names import local_user, player_name
@@ -27,6 +30,23 @@ from reversi_tui.records.paths import Places, StorageError, ensure_private_dir
 
 #: What a problem report is handed to (a status line, a toast, standard error).
 ProblemSink = Callable[[str], None]
+
+
+def moved_by_a_person(game: Game, players: Mapping[Color, PlayerSpec]) -> bool:
+    """A person (not the computer) has placed a disc in ``game``: only such a game is
+    kept for resuming."""
+    return any(
+        not ply.is_pass and players[ply.color].kind is PlayerKind.HUMAN for ply in game.plies
+    )
+
+
+def _worth_offering(saved: SavedGame) -> bool:
+    record = saved.record
+    try:
+        game = record.game()
+    except RecordError:
+        return True  # the store's own checks speak for it; nothing is dropped unread
+    return moved_by_a_person(game, {Color.BLACK: record.black, Color.WHITE: record.white})
 
 
 class GameKeeper:
@@ -60,7 +80,8 @@ class GameKeeper:
         return self._store
 
     def resumable(self) -> list[Resumable]:
-        """Unfinished games nobody has open, newest first; games with no move are dropped."""
+        """Unfinished games nobody has open, newest first; games no person has moved in
+        (no move at all, or only the computer's) are dropped."""
         store = self.store()
         if store is None:
             return []
@@ -74,9 +95,9 @@ class GameKeeper:
         store.problems.clear()
         offered = []
         for item in games:
-            if item.saved.record.moves:
+            if _worth_offering(item.saved):
                 offered.append(item)
-            else:  # nothing to lose: a game saved before its first move or undone to it
+            else:  # nothing to lose: saved before a person's first move, or undone to it
                 store.discard(item)
         return offered
 
@@ -112,10 +133,14 @@ class GameKeeper:
     def close(self) -> None:
         """Leaving: save the current match one last time and release it for resuming.
 
-        A game with no move yet is not worth offering again and is dropped.
+        A game no person has moved in yet is not worth offering again and is dropped.
         """
         match = self._match
-        keep = match is not None and bool(match.game.plies) and not match.is_over
+        keep = (
+            match is not None
+            and not match.is_over
+            and moved_by_a_person(match.game, match.settings.players)
+        )
         if keep:
             self.save_now()
         self._detach(keep=keep)
@@ -143,11 +168,13 @@ class GameKeeper:
             self._record()
 
     def save_now(self) -> None:
-        """Write the current match to its autosave (created at the first change)."""
+        """Write the current match to its autosave (created once a person has moved)."""
         match = self._match
         if match is None or match.is_over or not self._saving:
             return
         if self._save is None:
+            if not moved_by_a_person(match.game, match.settings.players):
+                return  # the computer's opening alone: nothing a person would miss
             store = self.store()
             if store is None:
                 return

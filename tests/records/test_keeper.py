@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from reversi_tui.engine import Game, parse_square
+from reversi_tui.engine import Color, Game, parse_square
 from reversi_tui.engine.notation import parse_move_list
 from reversi_tui.match import Match, MatchSettings, PlayerSpec, play_out
-from reversi_tui.records.autosave import AutosaveStore
+from reversi_tui.records.autosave import AutosaveStore, SavedGame
 from reversi_tui.records.database import RecordsDatabase
 from reversi_tui.records.keeper import GameKeeper
 from reversi_tui.records.paths import Places
@@ -64,6 +64,53 @@ def test_a_game_with_no_move_is_not_offered(tmp_path: Path) -> None:
     keeper.attach(humans_match())
     keeper.close()
     assert GameKeeper(places).resumable() == []
+
+
+def test_a_game_only_the_computer_moved_in_is_not_kept(tmp_path: Path) -> None:
+    """The computer plays Black and opens; quitting before the person answers leaves
+    nothing to resume. Once the person has moved, the game is kept."""
+    places = Places.resolve(tmp_path)
+    computer_first = MatchSettings(PlayerSpec.computer("easy"), PlayerSpec.human())
+    keeper = GameKeeper(places)
+    match = Match(computer_first, fake_sources())
+    keeper.attach(match)
+    match._play(parse_square("f5"), None)  # the computer's opening
+    keeper.close()
+    assert saved_games(places) == []
+    assert list(places.autosave_dir.glob("*.json")) == []
+    keeper = GameKeeper(places)
+    match = Match(computer_first, fake_sources())
+    keeper.attach(match)
+    for move in ("f5", "d6"):  # the computer's opening, the person's answer
+        match._play(parse_square(move), None)
+    keeper.close()
+    assert saved_games(places) == ["f5d6"]
+
+
+def test_computers_alone_leave_nothing_to_resume(tmp_path: Path) -> None:
+    places = Places.resolve(tmp_path)
+    keeper = GameKeeper(places)
+    match = Match(COMPUTERS, fake_sources())
+    keeper.attach(match)
+    for move in ("f5", "d6", "c3"):
+        match._play(parse_square(move), None)
+    keeper.close()
+    assert saved_games(places) == []
+
+
+def test_an_autosave_no_person_moved_in_is_not_offered(tmp_path: Path) -> None:
+    """Left by an earlier run (killed after the computer's opening): dropped, not offered."""
+    places = Places.resolve(tmp_path)
+    store = GameKeeper(places).store()  # makes the directory
+    assert store is not None
+    players = {Color.BLACK: PlayerSpec.computer("hard"), Color.WHITE: PlayerSpec.human()}
+    for moves in ("f5", "f5d6"):
+        save = store.create()
+        save.write(SavedGame.of(Game.from_moves(None, parse_move_list(moves)), players, None))
+        save.close()
+    offered = GameKeeper(places).resumable()
+    assert [item.saved.record.move_list() for item in offered] == ["f5d6"]
+    assert len(list(places.autosave_dir.glob("*.json"))) == 1
 
 
 def test_a_new_game_drops_the_abandoned_one(tmp_path: Path) -> None:
