@@ -1,10 +1,12 @@
 """The records database: every finished game, in SQLite in the data directory.
 
-One table, ``games``, one row per finished game (see ``_create_v1`` for the
-columns). The ``moves`` column is every ply separated by spaces, forced passes
-written ``pass`` (``d3 c5 ... pass a1``): the same spelling as
-``GameRecord.to_dict``, so a row reads back exactly, and with the start position
-it replays without guessing where the passes were. ``GameRecord.move_list()``
+One table, ``games``, one row per finished game (see ``_create_v3`` for the
+columns). Each player is one column, its text form (``human``, ``hard/2.5s``,
+``gtp:edax -gtp``: see ``PlayerSpec``), with no CHECK naming the kinds, so a new
+kind of player is recorded without a migration. The ``moves`` column is every ply
+separated by spaces, forced passes written ``pass`` (``d3 c5 ... pass a1``): the same
+spelling as ``GameRecord.to_dict``, so a row reads back exactly, and with the start
+position it replays without guessing where the passes were. ``GameRecord.move_list()``
 gives the usual concatenated form.
 
 The file carries its identity and its version: ``PRAGMA application_id`` says it
@@ -21,6 +23,7 @@ and a busy timeout, so several ``reversi`` processes can record games at once.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -118,8 +121,83 @@ def _create_v2(db: sqlite3.Connection) -> None:
     db.execute("CREATE UNIQUE INDEX games_source ON games (source) WHERE source IS NOT NULL")
 
 
+#: The columns of ``games`` after the players, as of version 3 (a later version changes
+#: the table in its own migration, never here).
+_GAME_COLUMNS = """
+        handicap INTEGER CHECK (handicap BETWEEN 0 AND 4),
+        handicap_colour TEXT CHECK (handicap_colour IN ('black', 'white')),
+        start TEXT NOT NULL,
+        moves TEXT NOT NULL,
+        move_count INTEGER NOT NULL,
+        black_discs INTEGER NOT NULL,
+        white_discs INTEGER NOT NULL,
+        black_score INTEGER NOT NULL,
+        white_score INTEGER NOT NULL,
+        winner TEXT CHECK (winner IN ('black', 'white')),
+        termination TEXT NOT NULL,
+        started TEXT NOT NULL,
+        ended TEXT NOT NULL,
+        duration_seconds REAL NOT NULL,
+        source TEXT"""
+#: The columns versions 2 and 3 share, in the order of ``_GAME_COLUMNS``.
+_KEPT = (
+    "handicap, handicap_colour, start, moves, move_count, black_discs, white_discs, "
+    "black_score, white_score, winner, termination, started, ended, duration_seconds, source"
+)
+
+
+def _create_v3(db: sqlite3.Connection) -> None:
+    """Version 3: one column per player, ``black_player``/``white_player``, its text form
+    (``PlayerSpec.text``), in place of its kind, level, think time and depth; no CHECK
+    names the kinds.
+
+    The table is rebuilt, as SQLite advises for a change of columns and constraints
+    (and as any SQLite 3 can): every row is copied with its id. A row whose old
+    columns make no player (``add`` never wrote one) keeps them as ``damaged:`` and
+    their JSON, and reads as damaged, as before.
+    """
+    db.create_function("player_text", 4, _player_text, deterministic=True)
+    db.execute(
+        f"""CREATE TABLE games_v3 (
+        id INTEGER PRIMARY KEY,
+        black_name TEXT NOT NULL,
+        black_player TEXT NOT NULL,
+        white_name TEXT NOT NULL,
+        white_player TEXT NOT NULL,{_GAME_COLUMNS}
+        )"""
+    )
+    players = ", ".join(
+        f"player_text({c}_kind, {c}_level, {c}_think_time, {c}_depth)" for c in ("black", "white")
+    )
+    db.execute(
+        f"INSERT INTO games_v3 (id, black_name, white_name, black_player, white_player, {_KEPT}) "
+        f"SELECT id, black_name, white_name, {players}, {_KEPT} FROM games"
+    )
+    db.execute("DROP TABLE games")
+    db.execute("ALTER TABLE games_v3 RENAME TO games")
+    db.execute("CREATE INDEX games_recent ON games (ended, id)")
+    db.execute("CREATE INDEX games_black ON games (black_name, ended)")
+    db.execute("CREATE INDEX games_white ON games (white_name, ended)")
+    db.execute("CREATE UNIQUE INDEX games_source ON games (source) WHERE source IS NOT NULL")
+
+
+def _player_text(kind: Any, level: Any, think: Any, depth: Any) -> str:
+    """A version 2 row's player as its text form; never raises (a migration must not
+    fail on one odd row): ``damaged:`` and the columns' JSON when they make no player."""
+    try:
+        return PlayerSpec(
+            PlayerKind(kind),
+            str(level),
+            None if think is None else float(think),
+            None if depth is None else int(depth),
+        ).text
+    except (TypeError, ValueError):
+        columns = {"kind": kind, "level": level, "think_time": think, "depth": depth}
+        return "damaged:" + json.dumps(columns, default=repr)
+
+
 #: ``MIGRATIONS[n]`` takes the schema from version n to n + 1; the last gives the current one.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_v1, _create_v2]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_v1, _create_v2, _create_v3]
 
 
 def schema_version() -> int:
@@ -148,12 +226,12 @@ def _row_of(record: GameRecord, black_name: str, white_name: str) -> dict[str, A
         GameRecord.from_dict(record.to_dict())  # replays it: a wrong record is never stored
     except RecordError as error:
         raise DatabaseError(f"the game was not recorded: {error}") from None
-    row: dict[str, Any] = {"black_name": black_name, "white_name": white_name}
-    for side, spec in (("black", record.black), ("white", record.white)):
-        row[f"{side}_kind"] = spec.kind.value
-        row[f"{side}_level"] = spec.level
-        row[f"{side}_think_time"] = spec.think_time
-        row[f"{side}_depth"] = spec.depth
+    row: dict[str, Any] = {
+        "black_name": black_name,
+        "white_name": white_name,
+        "black_player": record.black.text,
+        "white_player": record.white.text,
+    }
     corners, colour = handicap_of(record.start) or (None, None)
     row["handicap"] = corners
     row["handicap_colour"] = colour.name.lower() if corners and colour else None
@@ -177,8 +255,7 @@ def duration_seconds(record: GameRecord) -> float | None:
 
 
 COLUMNS = (
-    "black_name, white_name, black_kind, black_level, black_think_time, black_depth, "
-    "white_kind, white_level, white_think_time, white_depth, handicap, handicap_colour, start, "
+    "black_name, white_name, black_player, white_player, handicap, handicap_colour, start, "
     "moves, move_count, black_discs, white_discs, black_score, white_score, winner, "
     "termination, started, ended, duration_seconds"
 )
@@ -221,13 +298,7 @@ def _stored_of(row: sqlite3.Row) -> StoredGame:
 
 
 def _spec_of(row: sqlite3.Row, colour: str) -> PlayerSpec:
-    think, depth = row[f"{colour}_think_time"], row[f"{colour}_depth"]
-    return PlayerSpec(
-        PlayerKind(row[f"{colour}_kind"]),
-        str(row[f"{colour}_level"]),
-        None if think is None else float(think),
-        None if depth is None else int(depth),
-    )
+    return PlayerSpec.from_text(row[f"{colour}_player"])
 
 
 # The database ---------------------------------------------------------------------------

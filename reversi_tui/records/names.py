@@ -1,4 +1,4 @@
-"""The names games are recorded under: the local user's login name, or the computer's level.
+"""The names games are recorded under: the local user's login name, or the player's label.
 
 The login name comes from the password database for the process's real user id,
 never from ``$USER`` or ``$LOGNAME`` (which anyone can set to anything); a user
@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import pwd
 
-from reversi_tui.match.settings import PlayerKind, PlayerSpec
+from reversi_tui.match.settings import PlayerSpec
 
 __all__ = ["local_user", "player_name"]
 
@@ -26,5 +26,6 @@ def local_user() -> str:
 
 
 def player_name(spec: PlayerSpec, user: str) -> str:
-    """The name a side is recorded under: ``user`` for a human, ``Computer (hard)`` otherwise."""
-    return user if spec.kind is PlayerKind.HUMAN else spec.label
+    """The name a side is recorded under: ``user`` for a human, else its label
+    (``Computer (hard)``, ``GTP engine (edax -gtp)``)."""
+    return user if spec.is_human else spec.label

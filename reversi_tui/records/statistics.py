@@ -2,10 +2,11 @@
 
 The viewer is a name (the local login name, as games are recorded under it).
 A game counts when one side is a human of that name; other games are ignored.
-Opponents are each computer level (whatever its think time) and each human
-name. A game in which both sides have the viewer's name (two people at one
-keyboard, both recorded as the login name) counts once, from Black's side,
-against the viewer as a human opponent.
+Opponents are each computer level (whatever its think time), each engine (by its
+command line or name) and each human name; kinds are read through ``PlayerSpec``. A
+game in which both sides have the viewer's name (two people at one keyboard, both
+recorded as the login name) counts once, from Black's side, against the viewer as a
+human opponent.
 
 Scores are final scores as tournaments count them (``Result.final_score``:
 the empty squares go to the winner), so the viewer's and the opponent's
@@ -53,22 +54,21 @@ class Verdict(StrEnum):
 
 @dataclass(frozen=True, slots=True, order=True)
 class Opponent:
-    """Who the viewer played: a computer level, or a human's name."""
+    """Who the viewer played: a computer level, an engine, or a human's name."""
 
     kind: PlayerKind
-    #: The level for a computer, the name for a human.
+    #: The level for a computer, the command or name for an engine, the name for a human.
     name: str
 
     @classmethod
     def of(cls, spec: PlayerSpec, name: str) -> Opponent:
-        if spec.kind is PlayerKind.COMPUTER:
-            return cls(PlayerKind.COMPUTER, spec.level)
-        return cls(PlayerKind.HUMAN, name)
+        """A person by the name recorded, any other player by what it is (``identity``)."""
+        return cls(spec.kind, name if spec.is_human else spec.identity)
 
     @property
     def label(self) -> str:
-        """``Computer (hard)`` or the human's name."""
-        return f"Computer ({self.name})" if self.kind is PlayerKind.COMPUTER else self.name
+        """``Computer (hard)``, ``GTP engine (edax -gtp)`` or the human's name."""
+        return self.kind.describe(self.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,9 +159,9 @@ def view(game: StoredGame, viewer: str) -> ViewedGame | None:
     record, result = game.record, game.record.result
     if result is None:
         return None
-    if record.black.kind is PlayerKind.HUMAN and game.black_name == viewer:
+    if record.black.is_human and game.black_name == viewer:
         colour = Color.BLACK
-    elif record.white.kind is PlayerKind.HUMAN and game.white_name == viewer:
+    elif record.white.is_human and game.white_name == viewer:
         colour = Color.WHITE
     else:
         return None
@@ -220,11 +220,14 @@ def statistics(
 
 
 def _rank(opponent: Opponent | None) -> tuple[int, int, str]:
-    """Among opponents played as often: the computers weakest first, then humans by name."""
+    """Among opponents played as often: the computers weakest first, then engines by
+    kind and name, then humans by name."""
     if opponent is None or opponent.kind is PlayerKind.HUMAN:
-        return 1, 0, "" if opponent is None else opponent.name
-    level = LEVEL_NAMES.index(opponent.name) if opponent.name in LEVEL_NAMES else len(LEVEL_NAMES)
-    return 0, level, opponent.name
+        return len(PlayerKind), 0, "" if opponent is None else opponent.name
+    order = list(PlayerKind).index(opponent.kind)
+    if opponent.kind is PlayerKind.COMPUTER and opponent.name in LEVEL_NAMES:
+        return order, LEVEL_NAMES.index(opponent.name), opponent.name
+    return order, len(LEVEL_NAMES), opponent.name
 
 
 def _finished_at(game: StoredGame) -> datetime:

@@ -29,6 +29,7 @@ from reversi_tui.records.database import (
     schema_version,
 )
 from reversi_tui.records.names import local_user, player_name
+from reversi_tui.records.statistics import statistics
 
 STARTED = datetime(2026, 3, 14, 15, 9, 26, 535897, tzinfo=UTC)
 HUMAN = PlayerSpec.human()
@@ -147,12 +148,8 @@ def test_the_columns_say_what_the_game_was(db: RecordsDatabase, path: Path) -> N
     connection.close()
     result = record.result
     assert result is not None
-    assert (row["black_kind"], row["white_kind"], row["white_level"]) == (
-        "human",
-        "computer",
-        "hard",
-    )
-    assert (row["white_think_time"], row["white_depth"]) == (0.5, 6)
+    assert (row["black_player"], row["white_player"]) == ("human", "hard/0.5s/6ply")
+    assert not {"black_kind", "white_level", "white_think_time"} & set(row.keys())
     assert (row["handicap"], row["handicap_colour"]) == (2, "white")
     assert row["moves"].split() == [square_name(m) for m in record.moves]
     assert "pass" in row["moves"].split()
@@ -234,7 +231,7 @@ def test_a_new_database_is_ours_at_the_current_version_in_wal_mode(
 ) -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     connection = raw(path)
-    assert connection.execute("PRAGMA user_version").fetchone()[0] == schema_version() == 2
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == schema_version() == 3
     assert connection.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     indexes = {
@@ -462,15 +459,131 @@ def test_players_are_recorded_by_login_name_or_level() -> None:
     assert player_name(HARD, "ann") == "Computer (hard)"
 
 
-def test_a_version_1_database_gains_sources_and_keeps_its_games(
+# Files of earlier versions --------------------------------------------------------------
+#: How versions 1 and 2 recorded a game: each player in four columns.
+OLD_PLAYER_COLUMNS = ("kind", "level", "think_time", "depth")
+
+
+def old_row(record: GameRecord, black_name: str, white_name: str) -> dict[str, object]:
+    """The row versions 1 and 2 wrote: the columns of today but the players' (which
+    were the spec's fields, as the first releases' ``_row_of`` wrote them)."""
+    row = database._row_of(record, black_name, white_name)
+    for side, spec in (("black", record.black), ("white", record.white)):
+        del row[f"{side}_player"]
+        row[f"{side}_kind"] = spec.kind.value
+        row[f"{side}_level"] = spec.level
+        row[f"{side}_think_time"] = spec.think_time
+        row[f"{side}_depth"] = spec.depth
+    return row
+
+
+def old_database(
+    path: Path,
+    version: int,
+    monkeypatch: pytest.MonkeyPatch,
+    games: list[tuple[GameRecord, str, str, str | None]],
+) -> None:
+    """A records file of schema ``version`` (its own migrations) holding ``games``
+    (record, names, source), written as that version wrote them."""
+    with monkeypatch.context() as patch:
+        patch.setattr(database, "MIGRATIONS", database.MIGRATIONS[:version])
+        RecordsDatabase(path).close()
+    connection = raw(path)
+    for record, black_name, white_name, source in games:
+        row = old_row(record, black_name, white_name)
+        if version >= 2:
+            row["source"] = source
+        columns = ", ".join(row)
+        values = ", ".join(f":{name}" for name in row)
+        connection.execute(f"INSERT INTO games ({columns}) VALUES ({values})", row)
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == version
+    connection.close()
+
+
+#: Every kind of player the earlier versions recorded, and some of each kind of game.
+OLD_GAMES = [
+    (finished_record(1), "ann", "Computer (hard)", "abc:1"),
+    (
+        finished_record(2, black=PlayerSpec.computer("easy"), white=HUMAN),
+        "Computer (easy)",
+        "ann",
+        None,
+    ),
+    (finished_record(3, white=HUMAN), "ann", "bob", "abc:3"),
+    (resigned_record(), "ann", "Computer (hard)", None),
+    (
+        finished_record(4, black=HARD, white=PlayerSpec.computer("expert", think_time=2.0)),
+        "Computer (hard)",
+        "Computer (expert)",
+        None,
+    ),
+    (
+        finished_record(5, white=PlayerSpec.computer("medium", depth=3)),
+        "ann",
+        "Computer (medium)",
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_database_keeps_every_game_and_its_players(
+    path: Path, monkeypatch: pytest.MonkeyPatch, version: int
+) -> None:
+    old_database(path, version, monkeypatch, OLD_GAMES)
+    with RecordsDatabase(path) as upgraded:
+        assert upgraded.problems == []
+        stored = sorted(upgraded.all(), key=lambda game: game.id)
+        assert [(g.id, g.record, g.black_name, g.white_name) for g in stored] == [
+            (i, record, black, white) for i, (record, black, white, _) in enumerate(OLD_GAMES, 1)
+        ]
+        assert statistics(stored, "ann") == statistics(
+            [StoredGame(i, r, b, w) for i, (r, b, w, _) in enumerate(OLD_GAMES, 1)], "ann"
+        )
+        # The sources a version 2 file holds still keep a game once.
+        added = upgraded.add(finished_record(9), "ann", "bob", source="abc:1")
+        assert added == (1 if version == 2 else len(OLD_GAMES) + 1)
+        assert upgraded.count() == len(OLD_GAMES) + (version == 1)
+    connection = raw(path)
+    columns = [row[1] for row in connection.execute("PRAGMA table_info(games)")]
+    players = connection.execute("SELECT black_player, white_player FROM games WHERE id = 5")
+    indexes = {
+        row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
+    }
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert players.fetchone() == ("hard/0.5s/6ply", "expert/2s")
+    connection.close()
+    assert {"black_player", "white_player", "source"} <= set(columns)
+    assert not any(column.endswith(OLD_PLAYER_COLUMNS) for column in columns)
+    assert {"games_recent", "games_black", "games_white", "games_source"} <= indexes
+
+
+def test_a_row_no_player_could_have_written_is_kept_and_skipped_as_before(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(database, "MIGRATIONS", database.MIGRATIONS[:1])
-    records = fill(path)
-    monkeypatch.undo()
+    old_database(path, 2, monkeypatch, OLD_GAMES[:2])
+    connection = raw(path)
+    connection.execute(
+        "UPDATE games SET white_level = 'godlike', white_think_time = -1 WHERE id = 1"
+    )
+    connection.close()
     with RecordsDatabase(path) as upgraded:
-        assert [g.record for g in upgraded.all()] == records
-        first = upgraded.add(finished_record(9), "ann", "bob", source="abc:7")
-        assert upgraded.add(finished_record(9), "ann", "bob", source="abc:7") == first
-        assert upgraded.add(finished_record(9), "ann", "bob", source="abc:8") != first
-        assert upgraded.count() == len(records) + 2
+        assert upgraded.count() == 2
+        assert [g.id for g in upgraded.all()] == [2]
+        [problem] = upgraded.problems
+        assert problem.startswith("Game 1 in the records is damaged and was skipped")
+    connection = raw(path)
+    [kept] = connection.execute("SELECT white_player FROM games WHERE id = 1").fetchone()
+    connection.close()
+    assert "godlike" in kept and "-1" in kept  # what it said is still there
+
+
+def test_no_check_names_the_kinds_so_an_engine_is_recorded(db: RecordsDatabase, path: Path) -> None:
+    edax = PlayerSpec.from_text("gtp:edax -gtp -l 20")
+    record = finished_record(6, white=edax)
+    game_id = db.add(record, "ann", player_name(edax, "ann"))
+    assert db.get(game_id) == StoredGame(game_id, record, "ann", "GTP engine (edax -gtp -l 20)")
+    connection = raw(path)
+    [schema] = connection.execute("SELECT sql FROM sqlite_master WHERE name = 'games'").fetchone()
+    connection.close()
+    assert "human" not in schema and "computer" not in schema

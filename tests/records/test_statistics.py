@@ -27,8 +27,11 @@ LEVELS = ("easy", "medium", "hard", "expert")
 
 
 def spec(name: str) -> PlayerSpec:
-    """A level name makes a computer; anything else a human."""
-    return PlayerSpec.computer(name) if name in LEVELS else PlayerSpec.human()
+    """A level name makes a computer, an engine's text (``gtp:edax``) that engine;
+    anything else a human."""
+    if name in LEVELS or ":" in name:
+        return PlayerSpec.from_text(name)
+    return PlayerSpec.human()
 
 
 def stored(
@@ -60,7 +63,7 @@ def stored(
         ended - timedelta(minutes=5),
         ended,
     )
-    names = [f"Computer ({n})" if n in LEVELS else n for n in (black, white)]
+    names = [n if spec(n).is_human else spec(n).label for n in (black, white)]
     return StoredGame(game_id, record, names[0], names[1])
 
 
@@ -161,6 +164,25 @@ def test_the_most_played_first_then_computers_weakest_first_then_humans() -> Non
     ]
     labels = [t.opponent.label for t in statistics(games, ME).opponents if t.opponent]
     assert labels == ["cat", "Computer (easy)", "Computer (expert)", "abe", "bob"]
+
+
+def test_an_engine_is_an_opponent_of_its_own_between_computers_and_people() -> None:
+    games = [
+        stored(1, ME, "gtp:edax -gtp", WIN),
+        stored(2, "gtp:edax -gtp", ME, WIN),  # ME is white and loses
+        stored(3, ME, "engine:Edax", DRAW),
+        stored(4, ME, "hard", LOSS),
+        stored(5, ME, "bob", LOSS),
+    ]
+    stats = statistics(games, ME)
+    edax = stats.opponents[0]
+    assert edax.opponent == Opponent(PlayerKind.GTP, "edax -gtp")
+    assert (edax.games, edax.wins, edax.losses) == (2, 1, 1)
+    labels = [t.opponent.label for t in stats.opponents if t.opponent]
+    assert labels == ["GTP engine (edax -gtp)", "Computer (hard)", "Engine (Edax)", "bob"]
+    # An engine recorded under the viewer's name is still not the viewer.
+    as_me = stored(6, "gtp:edax -gtp", "bob", WIN)
+    assert view(StoredGame(6, as_me.record, ME, "bob"), ME) is None
 
 
 def test_playing_yourself_counts_once_from_blacks_side() -> None:
