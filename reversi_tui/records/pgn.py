@@ -15,7 +15,11 @@ Writing gives a small, readable file::
     [BlackPlayer "human"]
     [WhitePlayer "hard/2s"]
 
-    1. f5 d6 2. c3 d3 ... 34-30
+    1. f5 d6 2. c3 d3 ... 21. b8 -- 22. f1 ... 34-30
+
+Each numbered pair is Black's move, then White's; a forced pass is written ``--`` in
+its place (as PlayOK's archives write it), so no move is ever shown as the other
+side's. A start with White to move begins ``1... d3``.
 
 ``Result`` is Black's discs, then White's (``*`` while unfinished). A start other
 than the usual one is ``[Position "<64 squares a1..h8: X, O, -> <X or O>"]``.
@@ -30,7 +34,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from reversi_tui.engine import PASS, Move, Position, format_position, parse_position, parse_square
+from reversi_tui.engine import (
+    PASS,
+    Color,
+    Move,
+    Ply,
+    Position,
+    format_position,
+    parse_position,
+    parse_square,
+    square_name,
+)
 from reversi_tui.engine.notation import NotationError
 from reversi_tui.match.record import GameRecord
 from reversi_tui.records.game_text import (
@@ -180,20 +194,28 @@ def write_pgn(
         pairs["Position"] = format_position(record.start)
     ordered = [k for k in _FIRST if k in pairs] + [k for k in pairs if k not in _FIRST]
     head = "\n".join(f'[{k} "{_quote(pairs[k])}"]' for k in ordered)
-    return f"{head}\n\n{_movetext(record.moves, result)}\n"
+    return f"{head}\n\n{_movetext(game.plies, result)}\n"
 
 
 def _quote(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
 
 
-def _movetext(moves: tuple[Move, ...], result: str) -> str:
-    """Numbered per pair of written moves (passes implied), wrapped at 80 columns."""
-    squares = [m for m in moves if m != PASS]
+def _movetext(plies: tuple[Ply, ...], result: str) -> str:
+    """Numbered per pair, Black's move then White's, every forced pass written ``--``;
+    wrapped at 80 columns."""
     words: list[str] = []
-    for i, move in enumerate(squares):
-        name = f"{'abcdefgh'[move % 8]}{move // 8 + 1}"
-        words.append(f"{i // 2 + 1}. {name}" if i % 2 == 0 else name)
+    number = 0
+    for ply in plies:
+        name = "--" if ply.move == PASS else square_name(ply.move)
+        if ply.color is Color.BLACK:
+            number += 1
+            words.append(f"{number}. {name}")
+        elif not words:  # the start has White to move
+            number += 1
+            words.append(f"{number}... {name}")
+        else:
+            words.append(name)
     words.append(result)
     lines: list[str] = []
     line = ""

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from reversi_tui.engine import PASS, Position, format_position
+from reversi_tui.engine import PASS, Color, Position, format_position
 from reversi_tui.records.formats import read_game, write_game
 from reversi_tui.records.ggf import read_ggf, read_ggf_all
 from reversi_tui.records.pgn import read_pgn_all
@@ -120,6 +120,39 @@ def test_each_record_converts_and_reads_back_the_same(path: Path, fmt: str) -> N
         assert "[GM " not in text and "[PB " not in text  # said once, by PGN's own tags
     else:
         assert text.count("PB[") == 1 and "PC[" in text
+
+
+def test_our_pgn_writes_passes_as_playok_does() -> None:
+    """A forced pass is written ``--`` in its place, so Black's move after White's pass
+    is numbered as Black's: the movetext is PlayOK's own, word for word."""
+    text = (RECORDS / "playok-2014-10-19.pgn").read_text()
+    second = read_pgn_all(text)[1]
+    written = write_game(second.record, "pgn", second.tags, players=False)
+    theirs = text.rstrip().split("\n\n")[-1].split()
+    assert written.split("\n\n", 1)[1].split() == theirs
+    assert "29. a6 -- 30. a8 -- 31. g8 g7 37-27" in " ".join(theirs)
+    assert read_game(written).record.game().plies == second.record.game().plies
+
+
+@pytest.mark.parametrize("path", ALL_FILES, ids=lambda p: p.name)
+def test_each_pair_of_our_pgn_is_blacks_move_then_whites(path: Path) -> None:
+    """``N.`` starts Black's move and White's follows; ``N...`` (a start with White to
+    move) is White's; every ply is written, a pass as ``--``."""
+    imported = read_game(path.read_text())
+    written = write_game(imported.record, "pgn", imported.tags, players=imported.ours)
+    *words, _result = written.split("\n\n", 1)[1].split()
+    plies = imported.record.game().plies
+    index, number, colour = 0, 0, Color.BLACK
+    for word in words:
+        if numbered := re.fullmatch(r"(\d+)(\.+)", word):
+            assert int(numbered[1]) == number + 1
+            number += 1
+            colour = Color.BLACK if numbered[2] == "." else Color.WHITE
+            continue
+        ply = plies[index]
+        assert (ply.color, ply.is_pass) == (colour, word == "--"), (index, word)
+        index, colour = index + 1, colour.opponent
+    assert index == len(plies)
 
 
 def test_convert_picks_the_second_game_of_a_file() -> None:
