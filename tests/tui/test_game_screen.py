@@ -131,7 +131,7 @@ async def test_review_is_read_only_and_shows_the_whole_game() -> None:
         await pilot.press("left")  # the arrows walk the game in review, not the cursor
         assert screen.review == 0
         assert "reviewing 0/1" in str(screen.sidebar.query_one("#moves-title").render())
-        assert "Black wins 34-30" in str(screen.sidebar.query_one("#turn").render())
+        assert "Black won: Black 34, White 30" in str(screen.sidebar.query_one("#turn").render())
         await pilot.press("enter")  # read-only: nothing is played
         assert screen.game.is_over and len(screen.game.plies) == 1
         assert "taken back" not in screen.status and "Took back" not in screen.status
@@ -273,7 +273,7 @@ async def test_game_over_dialog_speaks_to_the_player_and_leaves_the_board_visibl
     app = make_app(white=FakeComputer(), start=LAST_MOVE)
     async with app.run_test(size=(80, 24)) as pilot:
         await finish_last_move(app, pilot)
-        assert app.screen.query_one("#headline").render().plain == "You won 34-30!"
+        assert app.screen.query_one("#headline").render().plain == "You won: Black 34, White 30!"
         dialog = app.screen.query_one(".dialog").region
         board = ui(app).query_one(Board).region
         assert not dialog.overlaps(board)

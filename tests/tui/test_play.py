@@ -210,7 +210,7 @@ async def test_last_move_ends_the_game_with_the_result() -> None:
         assert ui(app).game.is_over
         assert isinstance(app.screen, GameOverScreen)
         text = app.screen.query_one("#headline").render().plain
-        assert text == "Black wins 34-30!"
+        assert text == "Black won: Black 34, White 30."
         details = app.screen.query_one("#details").render().plain
         assert "Black 34, White 30" in details
         assert parse_position(LAST_MOVE).turn is Color.BLACK

@@ -43,6 +43,7 @@ from reversi_tui.match.settings import PlayerSpec, handicap_of
 from reversi_tui.match.sources import SourceFactory
 from reversi_tui.records.autosave import Autosave, Resumable
 from reversi_tui.records.database import StoredGame
+from reversi_tui.records.formats import moves_text
 from reversi_tui.records.keeper import GameKeeper
 from reversi_tui.records.memory import SettingsMemory
 from reversi_tui.records.paths import Places
@@ -382,7 +383,7 @@ class GameScreen(Screen[None]):
         self._refresh_views(moves_changed=False)
 
     def _game_over(self, result: Result) -> None:
-        self.set_status(f"Game over: {result.summary}.")
+        self.set_status(f"Game over. {headline(result, self._you)}.")
         self._refresh_views(moves_changed=False)
         self._push_once(GameOverScreen(result, self._you), self._after_game_over)
 
@@ -669,15 +670,19 @@ class GameScreen(Screen[None]):
         )
 
     def action_copy_moves(self) -> None:
-        """``m``: the move list to the clipboard through the terminal (OSC 52)."""
-        moves = self.game.move_list()
+        """``m``: the move list to the clipboard through the terminal (OSC 52), led by
+        the start position when it is not the usual one, so that the copy replays."""
+        game = self.game
+        moves = game.move_list()
         if not moves:
             self.set_status("No moves to copy yet.")
             return
-        self.app.copy_to_clipboard(moves)
+        copied = moves_text(game.start, game.moves)
+        self.app.copy_to_clipboard(copied)
         shown = moves if len(moves) <= 24 else moves[:24] + self.glyphs.ellipsis
+        what = "the moves" if copied == moves else "the start position and the moves"
         self.set_status(
-            f"Copied the moves ({shown}) to the clipboard, if your terminal allows it (OSC 52)."
+            f"Copied {what} ({shown}) to the clipboard, if your terminal allows it (OSC 52)."
         )
 
     def _play_from(self, cut: int) -> None:

@@ -18,24 +18,30 @@ from reversi_tui.engine import Color
 from reversi_tui.match import Result, Termination
 from reversi_tui.tui.screens.confirm import DIALOG_CSS, dismiss_once
 from reversi_tui.tui.widgets.footer import KeyFooter
-from reversi_tui.tui.words import plural
+from reversi_tui.tui.words import plural, score_words
 
 Choice = Literal["review", "new", "quit"]
 
 
 def headline(result: Result, you: Color | None = None) -> str:
-    """Who won, with the final score (empties to the winner); to the player when ``you``."""
-    black, white = result.final_score
+    """Who won, then the final score (empties to the winner) Black's first:
+    ``White won: Black 2, White 62``; ``You won`` or ``You lost`` when ``you`` is the
+    one person here. No full stop: the sidebar's turn line shows it as it is."""
     if result.winner is None:
-        return f"It's a draw, {black}-{white}."
-    high, low = max(black, white), min(black, white)
-    if result.termination is not Termination.NORMAL:
-        how = f" by {result.termination.value}"
+        who = "A draw"
+    elif you is None:
+        who = f"{result.winner.title} won"
     else:
-        how = f" {high}-{low}"
-    if you is None:
-        return f"{result.winner.title} wins{how}!"
-    return f"You won{how}!" if result.winner is you else f"You lost{how}."
+        who = "You won" if result.winner is you else "You lost"
+    if result.termination is not Termination.NORMAL:
+        return f"{who} by {result.termination.value}"
+    return f"{who}: {score_words(*result.final_score)}"
+
+
+def headline_sentence(result: Result, you: Color | None = None) -> str:
+    """The headline as the dialog says it: cheered when the player here won."""
+    won = you is not None and result.winner is you
+    return headline(result, you) + ("!" if won else ".")
 
 
 def result_text(result: Result) -> str:
@@ -49,7 +55,7 @@ def result_text(result: Result) -> str:
         else:
             share = "goes to the winner" if discs.empties == 1 else "go to the winner"
         details += f"\n{plural(discs.empties, 'empty square')} {share}."
-    details += f"\nFinal score: Black {final_black} - White {final_white}."
+    details += f"\nFinal score: {score_words(final_black, final_white)}."
     return details
 
 
@@ -81,7 +87,9 @@ class GameOverScreen(ModalScreen[Choice]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("Game over", classes="dialog-title")
-            yield Static(headline(self.result, self.you), classes="dialog-text", id="headline")
+            yield Static(
+                headline_sentence(self.result, self.you), classes="dialog-text", id="headline"
+            )
             yield Static(result_text(self.result), classes="dialog-text", id="details")
             with Horizontal(classes="buttons"):
                 yield Button("Review (r)", id="review", variant="primary", compact=True)

@@ -65,6 +65,8 @@ NOTES = (
     "game goes on); undo, hints and new games are off.",
     PREVIEW_NOTE,
     "Any dialog (this help too) pauses a computer-against-computer game.",
+    "Scores: the winner in words, then Black's score and White's, each named: "
+    '"White won: Black 31, White 33". The statistics give your score first.',
     "ASCII is chosen automatically when the terminal's locale is not UTF-8; "
     "--ascii forces it and --unicode forces Unicode.",
 )

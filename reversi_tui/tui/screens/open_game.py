@@ -31,6 +31,7 @@ from reversi_tui.records.formats import ImportedGame, read_game
 from reversi_tui.records.paths import StorageError
 from reversi_tui.tui.ascii import ASCII_CLASS
 from reversi_tui.tui.screens.confirm import DIALOG_CSS, dismiss_once
+from reversi_tui.tui.screens.game_over import headline
 from reversi_tui.tui.screens.save_game import FORMATS, DialogInput, shown_path
 from reversi_tui.tui.widgets.footer import KeyFooter
 
@@ -56,9 +57,10 @@ class Opened:
 
 
 def result_words(record: GameRecord) -> str:
-    """``Black wins, 40-24`` for a finished game, ``unfinished, move 23`` otherwise."""
+    """``Black won: Black 40, White 24`` for a finished game, ``unfinished, move 23``
+    otherwise."""
     if record.result is not None:
-        return record.result.summary
+        return headline(record.result)
     moves = sum(1 for m in record.moves if m != PASS)
     return f"unfinished, move {moves + 1}"
 
