@@ -5,6 +5,9 @@ move sources of a local ``Match``: the user's own side answers a key by sending 
 ``move`` to the server, and both sides answer with a move only when a ``state``
 from the server carries it. So the local board only ever shows moves the server
 has committed, whoever played them, and a watcher's match is two remote sources.
+A resignation comes the same way: when a state says a side resigned, the side
+asked answers with it (``PlayResult.resigned``, or ``opponent_resigned`` when the
+other side gave up), whoever resigned and whether the user plays or watches.
 Online games start from the usual position, so the number of moves played is the
 number of discs on the board minus four: a request says which move it is waiting
 for without any bookkeeping. A link is known by its game's origin; it follows the
@@ -206,14 +209,22 @@ class OnlineSource:
         return waiting
 
     def deliver(self) -> None:
-        """Answer the pending request if the server's state has its move."""
+        """Answer the pending request if the server's state has its move, or says that a
+        side resigned (after the moves it has: those are played first)."""
         waiting = self._waiting
         if waiting is None or waiting.done() or self.link.conflict is not None:
             return
         move = self.link.move_at(self._index)
+        resigned = self.link.resigned()
         if move is not None:
-            self._waiting = None
-            waiting.set_result(PlayResult(move))
+            answer = PlayResult(move)
+        elif resigned is not None:
+            mine = resigned is self.colour
+            answer = PlayResult(resigned=mine, opponent_resigned=not mine)
+        else:
+            return
+        self._waiting = None
+        waiting.set_result(answer)
 
     def observe(self, ply: Ply) -> None:
         """The server's state is the truth; nothing to keep."""

@@ -7,8 +7,10 @@ import functools
 import random
 from collections.abc import Callable
 
+import pytest
+
 from reversi_tui.engine import Color, Game, parse_square, square_name
-from reversi_tui.match import Match, MatchSettings, PlayerSpec, Result, Termination
+from reversi_tui.match import GameOver, Match, MatchSettings, PlayerSpec, Result, Termination
 from reversi_tui.match.sources import LocalInput, MoveSource
 from reversi_tui.net import protocol
 from reversi_tui.net.remote import GameLink, moves_played
@@ -135,6 +137,51 @@ async def test_resuming_picks_up_from_the_moves_already_on_the_board() -> None:
     assert server.sent[-1] == protocol.MoveRequest(game=9, ply=4, square="c4")
     match.close()
     await asyncio.wait_for(running, WAIT)
+
+
+@pytest.mark.parametrize("me", ["ann", None], ids=["playing", "watching"])
+@pytest.mark.parametrize("resigner", list(Color), ids=["black-resigns", "white-resigns"])
+@pytest.mark.parametrize("to_move", list(Color), ids=["black-to-move", "white-to-move"])
+async def test_a_resignation_from_the_server_ends_the_match_once_through_a_source(
+    me: str | None, resigner: Color, to_move: Color
+) -> None:
+    """Whoever resigns (the user here, whose state comes back, or the other player),
+    on either side's turn, and for a player or a watcher: the side asked answers."""
+    server = Server()
+    if to_move is Color.WHITE:
+        server.game.play(parse_square("f5"))
+    link = GameLink(server.state(), me, server.send, "s1")
+    match = online_match(link, Game.from_moves(None, server.game.moves))
+    overs: list[GameOver] = []
+    match.subscribe(lambda event: overs.append(event) if isinstance(event, GameOver) else None)
+    running = asyncio.create_task(match.run())
+    await until(lambda: match.state == "awaiting", "asked")
+    assert match.turn is to_move and not match.is_over
+
+    link.update(server.state(resigned=resigner), "s1")
+    link.update(server.state(resigned=resigner), "s1")  # the same state again: no matter
+
+    result = await asyncio.wait_for(running, WAIT)
+    assert result is not None and result.termination is Termination.RESIGNATION
+    assert result.winner is resigner.opponent
+    assert overs == [GameOver(result)]
+    assert match.game.moves == server.game.moves
+    assert link._sources == []  # the ended match closed its sources: they follow no more
+
+
+async def test_moves_that_came_with_a_resignation_are_played_first() -> None:
+    server = Server()
+    link = GameLink(server.state(), "ann", server.send, "s1")
+    match = online_match(link)
+    running = asyncio.create_task(match.run())
+    await until(lambda: match.state == "awaiting", "asked")
+    for move in ("f5", "d6"):
+        server.game.play(parse_square(move))
+    link.update(server.state(resigned=Color.WHITE), "s1")
+    result = await asyncio.wait_for(running, WAIT)
+    assert match.game.moves == server.game.moves
+    assert result is not None and result.winner is Color.BLACK
+    assert result.termination is Termination.RESIGNATION
 
 
 def test_a_resignation_names_the_side_that_resigned() -> None:

@@ -2,7 +2,8 @@
 
 The match's two move sources come from the game's ``GameLink`` (see
 ``net/remote.py``): the user's key is sent to the server and lands on the board
-when the server's state carries it; the opponent's moves arrive the same way. A
+when the server's state carries it; the opponent's moves arrive the same way,
+and so does a resignation by either side (the sources answer with it). A
 watcher's match has two remote sides. Undo, redo, hints and new games are not for
 online play and say so; ``r`` resigns after a confirmation, ``t`` says something
 to the game's audience, and ``q`` goes back to the lobby while the game goes on.
@@ -84,7 +85,6 @@ class OnlineGameScreen(GameScreen):
         except NoMatches:  # closed before it mounted
             return
         self.call_after_refresh(self._greet)
-        self._follow_resignation()
 
     def on_unmount(self) -> None:
         self._unsubscribe()
@@ -139,7 +139,6 @@ class OnlineGameScreen(GameScreen):
             if self.link.rewound:  # resumed from the moves both players had
                 self.link.rewound = False
                 self.play_on(Game.from_moves(None, self.link.move_list()))
-            self._follow_resignation()
             self._show_playable()
         elif isinstance(event, protocol.Welcome | protocol.ResumePending):
             self._show_playable()
@@ -188,11 +187,6 @@ class OnlineGameScreen(GameScreen):
             return
         panel.update(lines)
         panel.set_class(False, "-empty")
-
-    def _follow_resignation(self) -> None:
-        resigned = self.link.resigned()
-        if resigned is not None and not self.match.is_over:
-            self.match.resign(resigned)
 
     # Keys --------------------------------------------------------------------------
     def action_undo(self) -> None:
