@@ -43,7 +43,6 @@ from reversi_tui.match.settings import PlayerSpec, handicap_of
 from reversi_tui.match.sources import SourceFactory
 from reversi_tui.records.autosave import Autosave, Resumable
 from reversi_tui.records.database import StoredGame
-from reversi_tui.records.formats import moves_text
 from reversi_tui.records.keeper import GameKeeper
 from reversi_tui.records.memory import SettingsMemory
 from reversi_tui.records.paths import Places
@@ -670,19 +669,15 @@ class GameScreen(Screen[None]):
         )
 
     def action_copy_moves(self) -> None:
-        """``m``: the move list to the clipboard through the terminal (OSC 52), led by
-        the start position when it is not the usual one, so that the copy replays."""
-        game = self.game
-        moves = game.move_list()
+        """``m``: the move list to the clipboard through the terminal (OSC 52)."""
+        moves = self.game.move_list()
         if not moves:
             self.set_status("No moves to copy yet.")
             return
-        copied = moves_text(game.start, game.moves)
-        self.app.copy_to_clipboard(copied)
+        self.app.copy_to_clipboard(moves)
         shown = moves if len(moves) <= 24 else moves[:24] + self.glyphs.ellipsis
-        what = "the moves" if copied == moves else "the start position and the moves"
         self.set_status(
-            f"Copied {what} ({shown}) to the clipboard, if your terminal allows it (OSC 52)."
+            f"Copied the moves ({shown}) to the clipboard, if your terminal allows it (OSC 52)."
         )
 
     def _play_from(self, cut: int) -> None:
