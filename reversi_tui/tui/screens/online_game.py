@@ -135,33 +135,31 @@ class OnlineGameScreen(GameScreen):
         return "online" if self.link.state.online.get(user, False) else "away"
 
     def _on_session(self, event: protocol.ServerMessage | Notice) -> None:
-        if isinstance(event, protocol.State) and event.origin == self.link.origin:
-            if self.link.rewound:  # resumed from the moves both players had
-                self.link.rewound = False
-                self.play_on(Game.from_moves(None, self.link.move_list()))
-            self._show_playable()
-        elif isinstance(event, protocol.Welcome | protocol.ResumePending):
-            self._show_playable()
-        elif isinstance(event, protocol.Presence) and event.user in (
-            self.link.name(Color.BLACK),
-            self.link.name(Color.WHITE),
-        ):
-            where = "back online" if event.online else "away (disconnected)"
-            self.set_status(f"{event.user} is {where}.")
-            self._refresh_views(moves_changed=False)
-        elif isinstance(event, protocol.Error):
-            expected = (
-                f" (the game is at move {event.expected + 1})" if event.expected is not None else ""
-            )
-            self.set_status(f"The server refused: {event.message}{expected}.")
-        elif (
-            isinstance(event, protocol.ChatMessage)
-            and event.game == self.link.game
-            and self.link.server == self.session.server
-        ):
-            self._show_chat(event.from_, event.text)
-        elif isinstance(event, Notice):  # the connection: lost, reconnecting, back
-            self.set_status(event.text)
+        link = self.link
+        match event:
+            case protocol.State(origin=origin) if origin == link.origin:
+                if link.rewound:  # resumed from the moves both players had
+                    link.rewound = False
+                    self.play_on(Game.from_moves(None, link.move_list()))
+                self._show_playable()
+            case protocol.Welcome() | protocol.ResumePending():
+                self._show_playable()
+            case protocol.Presence(user=user) if user in (
+                link.name(Color.BLACK),
+                link.name(Color.WHITE),
+            ):
+                where = "back online" if event.online else "away (disconnected)"
+                self.set_status(f"{user} is {where}.")
+                self._refresh_views(moves_changed=False)
+            case protocol.Error(expected=expected):
+                at = "" if expected is None else f" (the game is at move {expected + 1})"
+                self.set_status(f"The server refused: {event.message}{at}.")
+            case protocol.ChatMessage(game=game) if (
+                game == link.game and link.server == self.session.server
+            ):
+                self._show_chat(event.from_, event.text)
+            case Notice():  # the connection: lost, reconnecting, back
+                self.set_status(event.text)
 
     def _show_playable(self) -> None:
         """The board, the keys and the status line as the game stands here now: a game
