@@ -276,9 +276,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="play on from a game file: PGN, GGF, a move list or a position",
     )
     start.add_argument(
-        "--moves", metavar="MOVES", help="play on after these moves from the start (f5d6c3...)"
+        "--moves",
+        metavar="MOVES",
+        help="play on after these moves from the start (f5d6c3...), or from the POSITION "
+        "they follow (what m copies for a handicap game)",
     )
-    start.add_argument("--position", metavar="POSITION", help=f"play on from here: {POSITION_HELP}")
+    start.add_argument(
+        "--position",
+        metavar="POSITION",
+        help=f"play on from here: {POSITION_HELP}; moves may follow (f5d6...)",
+    )
 
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
 

@@ -9,14 +9,15 @@ is in ``net/remote.py``; an external engine will be one more kind.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from reversi_tui.engine import Move, Ply, Position
-from reversi_tui.match.settings import PLAYER_CHOICES, PlayerKind, PlayerSpec
+from reversi_tui.engine import Color, Move, Ply, Position
+from reversi_tui.match.settings import PLAYER_CHOICES, MatchSettings, PlayerKind, PlayerSpec
 from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult, SourceFactory
 
 if TYPE_CHECKING:  # the AI is imported when a computer first searches, off the start-up path
@@ -139,6 +140,21 @@ SOURCES: dict[PlayerKind, SourceFactory] = {
 def can_play(spec: PlayerSpec) -> bool:
     """Whether this version has a source for ``spec``'s kind."""
     return spec.kind in SOURCES
+
+
+def playable(settings: MatchSettings) -> tuple[MatchSettings, str | None]:
+    """``settings`` with a person at this terminal on each side this version cannot play
+    (an engine named in a file or a save), and a sentence saying so; else unchanged."""
+    swapped = {c: settings.player(c) for c in Color if not can_play(settings.player(c))}
+    if not swapped:
+        return settings, None
+    replaced = dataclasses.replace(
+        settings,
+        black=PlayerSpec.human() if Color.BLACK in swapped else settings.black,
+        white=PlayerSpec.human() if Color.WHITE in swapped else settings.white,
+    )
+    named = " and ".join(f"{spec.text} ({colour.title})" for colour, spec in swapped.items())
+    return replaced, f"{named} cannot play in this version: a person here plays that side."
 
 
 def make_source(spec: PlayerSpec, seed: int | None = None) -> MoveSource:

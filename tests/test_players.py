@@ -91,3 +91,28 @@ def test_an_engine_that_cannot_play_yet_is_refused_by_name(text: str) -> None:
 def test_people_and_the_computer_are_the_kinds_that_play() -> None:
     assert set(SOURCES) == {PlayerKind.HUMAN, PlayerKind.COMPUTER}
     assert can_play(PlayerSpec.human()) and can_play(PlayerSpec.computer("hard", 2.0, 6))
+
+
+def test_a_player_this_version_cannot_play_becomes_a_person_here_and_is_said() -> None:
+    from reversi_tui.match import MatchSettings
+    from reversi_tui.players import playable
+
+    engine = PlayerSpec.from_text("gtp:gtp-rhino -l 3")
+    settings, note = playable(MatchSettings(engine, PlayerSpec.from_text("hard")))
+    assert settings.black == PlayerSpec.human() and settings.white == PlayerSpec.from_text("hard")
+    assert note is not None and "gtp:gtp-rhino -l 3 (Black) cannot play" in note
+    same, none = playable(MatchSettings(PlayerSpec.human(), PlayerSpec.from_text("easy")))
+    assert none is None and same == MatchSettings(PlayerSpec.human(), PlayerSpec.from_text("easy"))
+
+
+async def test_the_app_opens_a_game_whose_player_is_an_engine_without_failing() -> None:
+    from reversi_tui.match import MatchSettings
+    from reversi_tui.tui.app import ReversiApp
+
+    engine = PlayerSpec.from_text("nboard:edax -n 1")
+    app = ReversiApp(MatchSettings(PlayerSpec.human(), engine), delay=0.0, reply_delay=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.game_screen
+        assert "cannot play in this version" in screen.status
+        assert screen.match.settings.white == PlayerSpec.human()

@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from reversi_tui.engine import format_position
+from reversi_tui.cli import main
+from reversi_tui.engine import Color, format_position, handicap_position
 from reversi_tui.engine.game import Game
 from reversi_tui.engine.notation import parse_move_list
+from reversi_tui.match import GameRecord, PlayerSpec
+from reversi_tui.records.formats import write_game
 
 #: A position led by "-": a handicap-free opening after f5d6c3, White to move.
 AFTER_F5D6C3 = format_position(Game.from_moves(None, parse_move_list("f5d6c3")).position)
@@ -79,6 +82,30 @@ def test_load_plays_on_from_a_pgn_file(tmp_path: Path) -> None:
     path.write_text('[Event "Casual"]\n[Black "a"]\n[White "b"]\n\n1. f5 d6 2. c3 *\n')
     loaded = plain("--load", str(path))
     assert first_board(loaded.stdout) == first_board(plain("--moves", "f5d6c3").stdout)
+
+
+def test_the_copied_moves_of_a_handicap_game_start_that_game_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What ``convert --to moves`` (and ``m``) gives for a handicap game is led by its
+    start: --moves, --position and --load each play on from the same board."""
+    start = handicap_position(2, Color.BLACK)
+    game = Game.from_moves(start, parse_move_list("f5d6c3", start))
+    human = PlayerSpec.human()
+    record = GameRecord.of(game, {Color.BLACK: human, Color.WHITE: human})
+    path = tmp_path / "handicap.pgn"
+    path.write_text(write_game(record, "pgn"))
+    assert main(["convert", str(path), "--to", "moves"]) == 0
+    copied = capsys.readouterr().out.strip()
+    assert copied.endswith(" f5d6c3")
+    pasted = tmp_path / "copied.txt"
+    pasted.write_text(copied + "\n")
+    loaded = first_board(plain("--load", str(path)).stdout)
+    assert loaded != first_board(plain("--moves", "f5d6c3").stdout)  # the corners count
+    for args in (["--moves", copied], ["--position", copied], ["--load", str(pasted)]):
+        done = plain(*args)
+        assert "Traceback" not in done.stderr and done.returncode == 1, (args, done.stderr)
+        assert first_board(done.stdout) == loaded, args
 
 
 def test_new_and_resume_are_ignored_in_line_mode() -> None:

@@ -9,8 +9,8 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from reversi_tui.engine import Color, Game, parse_position
-from reversi_tui.engine.notation import NotationError, parse_move_list
+from reversi_tui.engine import Color, Game
+from reversi_tui.engine.notation import NotationError
 from reversi_tui.match import MatchSettings, PlayerSpec
 from reversi_tui.records.paths import file_kind
 from reversi_tui.records.settings_file import StoredSettings
@@ -50,10 +50,12 @@ def start_game(args: argparse.Namespace) -> Game | None:
     if args.handicap and (args.load or args.moves or args.position):
         raise StartError("--handicap starts a new game; it cannot go with a game to play on")
     try:
-        if args.position is not None:
-            return Game(parse_position(args.position))
-        if args.moves is not None:
-            return Game.from_moves(None, parse_move_list(args.moves))
+        if args.position is not None or args.moves is not None:
+            from reversi_tui.records.formats import parse_moves_text
+
+            if args.position is not None:  # a position, maybe with moves from it
+                return parse_moves_text(args.position, position=True)
+            return parse_moves_text(args.moves)  # moves, maybe led by their start
         if args.load is not None:
             text = read_game_file(args.load)
             from reversi_tui.records.formats import read_game

@@ -14,7 +14,13 @@ from reversi_tui.engine.board import Color
 from reversi_tui.engine.notation import parse_move_list
 from reversi_tui.match.record import GameRecord, Result
 from reversi_tui.match.settings import PlayerSpec
-from reversi_tui.records.formats import FormatError, read_game, write_game
+from reversi_tui.records.formats import (
+    FormatError,
+    moves_text,
+    parse_moves_text,
+    read_game,
+    write_game,
+)
 from reversi_tui.records.ggf import read_ggf, read_ggf_all, write_ggf
 from reversi_tui.records.pgn import read_pgn, read_pgn_all, write_pgn
 
@@ -239,6 +245,35 @@ def test_random_games_round_trip_through_every_format(seed: int, plies: int) -> 
         assert back.game().plies == game.plies, fmt
         assert back.result == original.result
     assert read_game(write_pgn(original)).record.black == original.black
+
+
+def test_the_moves_of_a_handicap_game_carry_its_start_and_replay() -> None:
+    """A move list alone replays from the usual start: a handicap game's is led by its
+    start position, in the form the commands, --load and convert read back."""
+    start = handicap_position(2, Color.WHITE)
+    game = random_game(5, start=start, plies=12)
+    text = write_game(record(game), "moves")
+    assert text == f"{format_position(start)} {game.move_list()}\n"
+    assert text.rstrip() == moves_text(game.start, game.moves)
+    back = read_game(text).record
+    assert back.start == start and back.game().plies == game.plies
+    assert parse_moves_text(text).plies == game.plies
+    usual = Game.from_moves(None, parse_move_list("f5d6"))
+    assert write_game(record(usual), "moves") == "f5d6\n"  # the usual start: as before
+    assert moves_text(start, []) == format_position(start)
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "words"),
+    [
+        ("f5f5", False, "f5"),
+        (f"{format_position(handicap_position(1, Color.BLACK))} f5a1", False, "a1"),
+        ("nonsense X f5", True, "64 characters"),
+    ],
+)
+def test_moves_text_that_does_not_replay_is_refused(text: str, position: bool, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        parse_moves_text(text, position=position)
 
 
 def test_position_format_says_who_moves_or_dash_when_over() -> None:

@@ -14,9 +14,16 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
-from reversi_tui.engine import Color, Game, parse_position, parse_square
+from reversi_tui.engine import (
+    Color,
+    Game,
+    format_position,
+    handicap_position,
+    parse_position,
+    parse_square,
+)
 from reversi_tui.match import GameRecord, PlayerSpec
-from reversi_tui.records.formats import read_game, write_game
+from reversi_tui.records.formats import parse_moves_text, read_game, write_game
 from reversi_tui.records.keeper import GameKeeper
 from reversi_tui.records.paths import Places
 from reversi_tui.tui.app import ReversiApp
@@ -555,7 +562,25 @@ async def test_m_copies_a_reviewed_game_too() -> None:
         await wait_until(pilot, lambda: ui(app).reviewing)
         await pilot.press("m")
         await pilot.pause()
-        assert app.clipboard == "b8"
+        assert app.clipboard == f"{LAST_MOVE} b8"  # not the usual start: it leads
+        assert read_game(app.clipboard).record.game().position == ui(app).game.position
+
+
+async def test_m_copies_a_handicap_game_with_its_start_so_the_copy_replays() -> None:
+    start = format_position(handicap_position(2, Color.BLACK))
+    app = make_app(start=start)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        for square in ("f5", "d6", "c3"):
+            ui(app).board.cursor = parse_square(square)
+            await pilot.press("enter")
+            await pilot.pause()
+        await pilot.press("m")
+        await pilot.pause()
+        assert app.clipboard == f"{start} f5d6c3"
+        assert "Copied the start position and the moves (f5d6c3)" in ui(app).status
+        for copied in (read_game(app.clipboard).record.game(), parse_moves_text(app.clipboard)):
+            assert copied.position == ui(app).game.position
 
 
 # Keys, help, ASCII ----------------------------------------------------------------------

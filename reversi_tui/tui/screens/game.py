@@ -41,8 +41,10 @@ from reversi_tui.match import (
 from reversi_tui.match.record import GameRecord, RecordError
 from reversi_tui.match.settings import PlayerSpec, handicap_of
 from reversi_tui.match.sources import SourceFactory
+from reversi_tui.players import playable
 from reversi_tui.records.autosave import Autosave, Resumable
 from reversi_tui.records.database import StoredGame
+from reversi_tui.records.formats import moves_text
 from reversi_tui.records.keeper import GameKeeper
 from reversi_tui.records.memory import SettingsMemory
 from reversi_tui.records.paths import Places
@@ -152,7 +154,9 @@ class GameScreen(Screen[None]):
         started: datetime | None = None,
         save: Autosave | None = None,
     ) -> Match:
-        """A match for this screen, kept by the keeper (``save``: a resumed game's)."""
+        """A match for this screen, kept by the keeper (``save``: a resumed game's). A
+        player this version cannot play (an engine named in a file) is a person here."""
+        settings, self._unplayable = playable(settings)
         match = Match(
             settings,
             self.make_source,
@@ -245,7 +249,7 @@ class GameScreen(Screen[None]):
         else:
             text = "Press n to change players, ? for help."
         self._passes = []
-        self.set_status(text)
+        self.set_status(text if self._unplayable is None else self._unplayable)
         settings = match.settings
         self.sidebar.set_handicap(settings.handicap, settings.handicap_colour)
         self._refresh_views()
@@ -669,15 +673,19 @@ class GameScreen(Screen[None]):
         )
 
     def action_copy_moves(self) -> None:
-        """``m``: the move list to the clipboard through the terminal (OSC 52)."""
-        moves = self.game.move_list()
+        """``m``: the move list to the clipboard through the terminal (OSC 52), led by
+        the start position when it is not the usual one, so that the copy replays."""
+        game = self.game
+        moves = game.move_list()
         if not moves:
             self.set_status("No moves to copy yet.")
             return
-        self.app.copy_to_clipboard(moves)
+        copied = moves_text(game.start, game.moves)
+        self.app.copy_to_clipboard(copied)
         shown = moves if len(moves) <= 24 else moves[:24] + self.glyphs.ellipsis
+        what = "the moves" if copied == moves else "the start position and the moves"
         self.set_status(
-            f"Copied the moves ({shown}) to the clipboard, if your terminal allows it (OSC 52)."
+            f"Copied {what} ({shown}) to the clipboard, if your terminal allows it (OSC 52)."
         )
 
     def _play_from(self, cut: int) -> None:
