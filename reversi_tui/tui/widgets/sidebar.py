@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
@@ -134,6 +135,9 @@ class MoveList(VerticalScroll, can_focus=False):
     MoveList > Static { width: 1fr; }
     """
 
+    #: In review, the row of the shown move; None live (the newest row is followed).
+    _shown_row: int | None = None
+
     def compose(self) -> ComposeResult:
         yield Static(id="moves-text")
 
@@ -141,13 +145,22 @@ class MoveList(VerticalScroll, can_focus=False):
         """``current``: in review, the number of plies shown (its last move is highlighted)."""
         text, mark_row = move_text(plies, current)
         self.query_one("#moves-text", Static).update(text)
-        if current is None:
-            self.call_after_refresh(self.scroll_end, animate=False)
-        else:
-            self.call_after_refresh(self._centre_row, mark_row)
+        self._shown_row = None if current is None else mark_row
+        self.call_after_refresh(self._follow)
 
-    def _centre_row(self, row: int) -> None:
-        self.scroll_to(y=max(0, row - self.size.height // 2), animate=False)
+    def on_resize(self, event: events.Resize) -> None:
+        """The list shrinks as the status line grows (or the terminal does): a move
+        kept in view before may not be now, so scroll again once the size is known."""
+        self._follow()
+
+    def _follow(self) -> None:
+        """Keep the newest row in view live, the shown move centred in review."""
+        row = self._shown_row
+        if row is None:
+            self.scroll_end(animate=False, immediate=True)
+            return
+        height = self.scrollable_content_region.height
+        self.scroll_to(y=max(0, row - height // 2), animate=False, immediate=True)
 
 
 #: The sidebar's narrowest useful width; the board leaves this much room for it.
