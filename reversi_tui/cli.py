@@ -57,6 +57,8 @@ DEFAULT_DELAY = 0.5
 DEFAULT_REPLY_DELAY = 0.4
 #: The most seconds --think-time and --delay accept (an hour).
 MOST_SECONDS = 3600.0
+#: The highest game number --game accepts (with --load, and for convert).
+MOST_GAMES = 100000
 
 
 def _seconds(text: str, *, zero_ok: bool, most: float | None = None) -> float:
@@ -286,6 +288,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="POSITION",
         help=f"play on from here: {POSITION_HELP}; moves may follow (f5d6...)",
     )
+    parser.add_argument(
+        "--game",
+        type=_int_range(1, MOST_GAMES),
+        metavar="N",
+        help="with --load: which game of a file with several (default: the first)",
+    )
 
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
 
@@ -390,8 +398,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     convert.add_argument(
         "--game",
-        type=_int_range(1, 100000),
-        default=1,
+        type=_int_range(1, MOST_GAMES),
+        default=argparse.SUPPRESS,  # not given here: reversi --game N convert's, or the first
         metavar="N",
         help="which game of a file with several (default: the first)",
     )

@@ -9,12 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from reversi_tui.cli import main
+from reversi_tui.cli import build_parser, main
+from reversi_tui.commands.play import start_game, start_settings
 from reversi_tui.engine import Color, format_position, handicap_position
 from reversi_tui.engine.game import Game
 from reversi_tui.engine.notation import parse_move_list
-from reversi_tui.match import GameRecord, PlayerSpec
+from reversi_tui.match import GameRecord, MatchSettings, PlayerSpec
 from reversi_tui.records.formats import write_game
+from reversi_tui.records.pgn import read_pgn_all
+from reversi_tui.tui.app import ReversiApp, run_app
+
+#: Two finished games, as PlayOK exports them.
+PLAYOK = Path(__file__).parent / "data" / "records" / "playok-2014-10-19.pgn"
 
 #: A position led by "-": a handicap-free opening after f5d6c3, White to move.
 AFTER_F5D6C3 = format_position(Game.from_moves(None, parse_move_list("f5d6c3")).position)
@@ -106,6 +112,104 @@ def test_the_copied_moves_of_a_handicap_game_start_that_game_again(
         done = plain(*args)
         assert "Traceback" not in done.stderr and done.returncode == 1, (args, done.stderr)
         assert first_board(done.stdout) == loaded, args
+
+
+def saved_here(path: Path, game: Game, black: PlayerSpec, white: PlayerSpec) -> Path:
+    """A PGN file as Ctrl+S writes it: it says who played."""
+    record = GameRecord.of(game, {Color.BLACK: black, Color.WHITE: white})
+    path.write_text(write_game(record, "pgn"))
+    return path
+
+
+def test_load_plays_on_with_the_players_the_file_names_as_ctrl_o_does(tmp_path: Path) -> None:
+    """A file saved here says who played: --load takes its players, as Ctrl+O does; a
+    file from elsewhere keeps the usual ones, and --black/--white still name a side."""
+    after_f5 = Game.from_moves(None, parse_move_list("f5"))
+    ours = saved_here(
+        tmp_path / "ours.pgn", after_f5, PlayerSpec.human(), PlayerSpec.computer("easy")
+    )
+    assert "Computer places W at" in plain("--load", str(ours)).stdout  # White is the computer
+    assert "Computer places" not in plain("--load", str(ours), "--white", "human").stdout
+    foreign = tmp_path / "foreign.pgn"
+    foreign.write_text('[Event "club"]\n[Black "Ann"]\n[White "Bob"]\n\n1. f5 *\n')
+    assert "Computer places" not in plain("--load", str(foreign)).stdout
+    args = build_parser().parse_args(["--load", str(foreign)])
+    usual = start_settings(args, start_game(args), "human", "medium")
+    assert (usual.black, usual.white) == (PlayerSpec.human(), PlayerSpec.computer("medium"))
+
+
+def test_a_finished_game_loaded_in_the_app_shows_who_played_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = Game()
+    while not game.is_over:
+        game.play(game.legal_moves[0])
+    hard, easy = PlayerSpec.computer("hard"), PlayerSpec.computer("easy")
+    path = saved_here(tmp_path / "done.pgn", game, hard, easy)
+    shown: list[MatchSettings] = []
+
+    def run(app: ReversiApp, **_: object) -> int:
+        shown.append(app.game_screen.match.settings)
+        return 0
+
+    monkeypatch.setattr(ReversiApp, "run", run)
+    monkeypatch.setattr(sys, "setswitchinterval", lambda _: None)
+    args = build_parser().parse_args(["--data-dir", str(tmp_path / "data"), "--load", str(path)])
+    assert run_app(args) == 0
+    [settings] = shown
+    assert (settings.black, settings.white) == (hard, easy)
+
+
+def test_load_game_n_plays_on_from_that_game_of_the_file() -> None:
+    first, second = (g.record.move_list() for g in read_pgn_all(PLAYOK.read_text()))
+    loaded = first_board(plain("--load", str(PLAYOK), "--game", "2").stdout)
+    assert loaded == first_board(plain("--moves", second).stdout)
+    assert loaded != first_board(plain("--moves", first).stdout)
+
+
+@pytest.mark.parametrize(
+    ("path", "game", "words"),
+    [
+        (PLAYOK, "3", "the file holds 2 games; there is no game 3"),
+        (PLAYOK, "0", "argument --game: must be from 1 to 100000"),
+        (PLAYOK, "two", "argument --game: 'two' is not a whole number"),
+        (None, "2", "the file holds 1 game; there is no game 2"),
+    ],
+    ids=["past-the-end", "zero", "words", "one-game"],
+)
+def test_load_refuses_a_game_number_as_convert_does(
+    tmp_path: Path, path: Path | None, game: str, words: str
+) -> None:
+    if path is None:
+        path = tmp_path / "moves.txt"
+        path.write_text("f5d6c3\n")
+    converted = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reversi_tui",
+            "convert",
+            str(path),
+            "--to",
+            "moves",
+            "--game",
+            game,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    loaded = plain("--load", str(path), "--game", game)
+    for done in (converted, loaded):
+        assert done.returncode in (1, 2) and done.stdout == "" and "Traceback" not in done.stderr
+        assert words in done.stderr
+
+
+def test_game_without_load_is_one_line() -> None:
+    done = plain("--game", "2", "--moves", "f5")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert "--game" in line and "--load" in line
 
 
 def test_new_and_resume_are_ignored_in_line_mode() -> None:

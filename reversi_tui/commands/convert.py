@@ -14,7 +14,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the game of ``args.source`` as ``args.to``; 1 and one line when it cannot."""
     try:
         text = read_game_file(args.source)
-        imported = read_game(text, args.game - 1)
+        imported = read_game(text, (args.game or 1) - 1)
     except (StartError, FormatError) as error:
         warn(f"reversi convert: {error}")
         return 1

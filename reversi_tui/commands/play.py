@@ -8,6 +8,7 @@ import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from reversi_tui.engine import Color, Game
 from reversi_tui.engine.notation import NotationError
@@ -22,6 +23,15 @@ MOST_GAME_FILE_BYTES = 4 * 1024 * 1024
 
 class StartError(Exception):
     """A game to start from (``--load``, ``--moves``, ``--position``) that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Start:
+    """A game to play on, and its players when the file it came from says who played
+    (a file saved here; see ``ImportedGame.players``)."""
+
+    game: Game
+    players: tuple[PlayerSpec, PlayerSpec] | None = None
 
 
 def settings_from_args(
@@ -42,28 +52,56 @@ def settings_from_args(
     )
 
 
-def start_game(args: argparse.Namespace) -> Game | None:
-    """The game ``--load``, ``--moves`` or ``--position`` gives to play on; None for none.
+def start_game(args: argparse.Namespace) -> Start | None:
+    """The game ``--load`` (game ``--game N`` of the file), ``--moves`` or ``--position``
+    gives to play on; None for none.
 
     Raises StartError with one line for the player.
     """
     if args.handicap and (args.load or args.moves or args.position):
         raise StartError("--handicap starts a new game; it cannot go with a game to play on")
+    if args.game is not None and args.load is None:
+        raise StartError("--game N picks a game of the file --load reads; there is none")
     try:
         if args.position is not None or args.moves is not None:
             from reversi_tui.records.formats import parse_moves_text
 
             if args.position is not None:  # a position, maybe with moves from it
-                return parse_moves_text(args.position, position=True)
-            return parse_moves_text(args.moves)  # moves, maybe led by their start
+                return Start(parse_moves_text(args.position, position=True))
+            return Start(parse_moves_text(args.moves))  # moves, maybe led by their start
         if args.load is not None:
             text = read_game_file(args.load)
             from reversi_tui.records.formats import read_game
 
-            return read_game(text).record.game()
+            imported = read_game(text, (args.game or 1) - 1)
+            return Start(imported.record.game(), imported.players)
     except (NotationError, ValueError) as error:
         raise StartError(str(error)) from None
     return None
+
+
+def start_settings(
+    args: argparse.Namespace,
+    start: Start | None,
+    black: str,
+    white: str,
+    stored: StoredSettings | None = None,
+) -> MatchSettings:
+    """``settings_from_args``, for the game ``start`` when there is one: as Ctrl+O opens a
+    file (``opening_settings``), its players when the file says who played, except a
+    colour ``--black``/``--white`` names; the handicap its start gives."""
+    settings = settings_from_args(args, black, white, stored)
+    if start is None:
+        return settings
+    from reversi_tui.records.formats import opening_settings
+
+    players = start.players
+    if players is not None:
+        players = (
+            settings.black if args.black else players[0],
+            settings.white if args.white else players[1],
+        )
+    return opening_settings(start.game.start, players, settings)
 
 
 def read_game_file(name: str) -> str:
@@ -110,11 +148,12 @@ def run_plain(args: argparse.Namespace) -> int:
     from reversi_tui import plain
 
     try:
-        game = start_game(args)
+        start = start_game(args)
     except StartError as error:
         warn(f"reversi: {error}")
         return 2
-    return plain.run(settings_from_args(args, "human", "human"), game=game)
+    settings = start_settings(args, start, "human", "human")
+    return plain.run(settings, game=None if start is None else start.game)
 
 
 def run_tui(args: argparse.Namespace) -> int:

@@ -17,7 +17,15 @@ from reversi_tui.engine import Game, Move, Position, format_position, parse_posi
 from reversi_tui.engine.notation import NotationError, format_move_list, parse_move_list
 from reversi_tui.match.record import GameRecord
 from reversi_tui.match.settings import PlayerSpec
-from reversi_tui.records.game_text import FormatError, ImportedGame, parse_date, record_of, replay
+from reversi_tui.records.game_text import (
+    FormatError,
+    ImportedGame,
+    no_such_game,
+    opening_settings,
+    parse_date,
+    record_of,
+    replay,
+)
 from reversi_tui.records.ggf import read_ggf, write_ggf
 from reversi_tui.records.pgn import read_pgn, write_pgn
 
@@ -34,6 +42,7 @@ __all__ = [
     "FormatError",
     "ImportedGame",
     "moves_text",
+    "opening_settings",
     "parse_moves_text",
     "read_game",
     "write_game",
@@ -41,11 +50,15 @@ __all__ = [
 
 
 def read_game(text: str, index: int = 0) -> ImportedGame:
-    """The game in ``text``, whatever its format; FormatError if none is recognised."""
+    """Game ``index`` (from 0) of ``text``, whatever its format; FormatError if none is
+    recognised, or when the file holds no such game (a position or a move list is one)."""
     text = text.lstrip("\ufeff")
     if "(;" in text:
         return read_ggf(text, index)
-    if found := _POSITION.match(text):
+    found = _POSITION.match(text)
+    if index and (found or (_MOVES.match(text) and text.strip())):
+        raise no_such_game(1, index)
+    if found:
         try:
             start = parse_position(found["position"])
         except NotationError as error:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
-from reversi_tui.engine import PASS, Game, Move, Position, square_name
+from reversi_tui.engine import PASS, Color, Game, Move, Position, square_name
 from reversi_tui.match.record import GameRecord, RecordError, Result
-from reversi_tui.match.settings import PlayerSpec
+from reversi_tui.match.settings import MatchSettings, PlayerSpec, handicap_of
 
 #: Spellings of a pass in game files (any case).
 PASS_WORDS = frozenset({"pass", "pa", "ps", "--"})
@@ -36,6 +36,29 @@ class ImportedGame:
     def ours(self) -> bool:
         """Written here: the file says exactly who played (``BlackPlayer``/``WhitePlayer``)."""
         return "BlackPlayer" in self.tags or "WhitePlayer" in self.tags
+
+    @property
+    def players(self) -> tuple[PlayerSpec, PlayerSpec] | None:
+        """Black's and White's players when the file says who played; None when not."""
+        return (self.record.black, self.record.white) if self.ours else None
+
+
+def opening_settings(
+    start: Position, players: tuple[PlayerSpec, PlayerSpec] | None, current: MatchSettings
+) -> MatchSettings:
+    """The settings to show and play on a game opened from a file or the records
+    (``reversi --load`` and Ctrl+O alike): the players that played it when known
+    (``ImportedGame.players``: a finished game shows who really played it), else the
+    ``current`` ones; the handicap its ``start`` gives."""
+    black, white = players or (current.black, current.white)
+    handicap, colour = handicap_of(start) or (0, Color.BLACK)
+    return replace(current, black=black, white=white, handicap=handicap, handicap_colour=colour)
+
+
+def no_such_game(count: int, index: int) -> FormatError:
+    """Game ``index`` (from 0) asked of a file that holds ``count`` games."""
+    games = "1 game" if count == 1 else f"{count} games"
+    return FormatError(f"the file holds {games}; there is no game {index + 1}")
 
 
 def decode_game_text(data: bytes) -> str:

@@ -23,6 +23,7 @@ from reversi_tui.records.game_text import (
     PASS_WORDS,
     FormatError,
     ImportedGame,
+    no_such_game,
     parse_date,
     pgn_date,
     record_of,
@@ -40,7 +41,7 @@ def read_ggf(text: str, index: int = 0) -> ImportedGame:
     if not games:
         raise FormatError("no GGF game found: expected (;GM[Othello]...;)")
     if not 0 <= index < len(games):
-        raise FormatError(f"the file holds {len(games)} games; there is no game {index + 1}")
+        raise no_such_game(len(games), index)
     return _read(games[index])
 
 

@@ -52,6 +52,7 @@ from reversi_tui.records.game_text import (
     FormatError,
     ImportedGame,
     check_result,
+    no_such_game,
     parse_date,
     parse_player_tag,
     pgn_date,
@@ -81,7 +82,7 @@ def read_pgn(text: str, index: int = 0) -> ImportedGame:
     if not games:
         raise FormatError('no game found: expected tags like [Black "..."] and moves like 1. f5')
     if not 0 <= index < len(games):
-        raise FormatError(f"the file holds {len(games)} games; there is no game {index + 1}")
+        raise no_such_game(len(games), index)
     return _read(*games[index])
 
 

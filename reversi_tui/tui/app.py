@@ -313,17 +313,18 @@ def run_app(args: argparse.Namespace) -> int:
     to start from (``--load``, ``--moves``, ``--position``) and the unfinished
     games to offer (none with ``--new``; the newest at once with ``--resume``).
     """
-    from reversi_tui.commands.play import StartError, settings_from_args, start_game
+    from reversi_tui.commands.play import StartError, start_game, start_settings
 
     try:
-        game = start_game(args)
+        start = start_game(args)
     except StartError as error:
         warn(f"reversi: {error}")
         return 2
+    game = None if start is None else start.game
     places = Places.resolve(args.data_dir)
     stored, problem = load_settings(places.settings_file)
     notices = [problem] if problem else []
-    settings = settings_from_args(args, "human", "medium", stored)
+    settings = start_settings(args, start, "human", "medium", stored)
     keeper = GameKeeper(places)
     offer = [] if game is not None or args.new else keeper.resumable()
     notices += keeper.problems

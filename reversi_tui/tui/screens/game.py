@@ -44,7 +44,7 @@ from reversi_tui.match.sources import SourceFactory
 from reversi_tui.players import playable
 from reversi_tui.records.autosave import Autosave, Resumable
 from reversi_tui.records.database import StoredGame
-from reversi_tui.records.formats import moves_text
+from reversi_tui.records.formats import moves_text, opening_settings
 from reversi_tui.records.keeper import GameKeeper
 from reversi_tui.records.memory import SettingsMemory
 from reversi_tui.records.paths import Places
@@ -642,14 +642,8 @@ class GameScreen(Screen[None]):
             return
 
         def show() -> None:
-            handicap, colour = handicap_of(record.start) or (0, Color.BLACK)
-            settings = replace(
-                self.match.settings,
-                black=players[0],
-                white=players[1],
-                handicap=handicap,
-                handicap_colour=colour,
-            )
+            # The same rule as reversi --load: these players, the handicap of the start.
+            settings = opening_settings(record.start, players, self.match.settings)
             self.play_on(game, settings)
             if not game.is_over:  # a finished game's dialog speaks for itself
                 self.set_status(f"Opened {source}: playing on from move {game.move_number}.")

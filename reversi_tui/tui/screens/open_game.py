@@ -66,9 +66,9 @@ def result_words(record: GameRecord) -> str:
 
 
 def players_of(imported: ImportedGame) -> tuple[PlayerSpec, PlayerSpec] | None:
-    """The file's players when it was written here (its records know who played)."""
-    record = imported.record
-    return (record.black, record.white) if imported.ours else None
+    """The file's players when it was written here (its records know who played): the
+    one rule ``reversi --load`` follows too (``ImportedGame.players``)."""
+    return imported.players
 
 
 def read_game_file(path: Path) -> ImportedGame:
