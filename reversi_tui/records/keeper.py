@@ -5,10 +5,10 @@ move on, every change (a move with its forced passes, undo, redo) is written to
 the game's own autosave at once, atomically, so a process killed at any instant
 (``kill -9``, a dropped SSH link) leaves the game as it was after its last change.
 When the game ends it goes into the records database and stops being an autosave.
-A game abandoned for a new one is dropped; a game left by quitting stays for
-``reversi`` to offer next time, once a person has moved in it: a game in which
-only the computer moved (its opening, before anyone answered) is not worth
-offering, and its autosave is not even written.
+A game left unfinished, by quitting or for another game (a new one, a file, a
+recorded game), stays for ``reversi`` to offer next time, once a person has moved
+in it: a game in which only the computer moved (its opening, before anyone
+answered) is not worth offering, and its autosave is not even written.
 
 Saving never stops play: the first failure (a full disk, a directory that is not
 writable) is reported once through ``on_problem`` and saving is off for the rest
@@ -115,19 +115,19 @@ class GameKeeper:
     def attach(self, match: Match, save: Autosave | None = None) -> None:
         """Keep ``match`` from now on; ``save`` is the autosave of a resumed game.
 
-        The match kept so far is dropped (a new game replaces it), unless it was
-        finished, which it was recorded when it ended. A game already over when it
-        is attached (opened from a file or the records to look at) is not recorded
-        again.
+        The match kept so far is released as on leaving (``close``): unfinished, and
+        moved in by a person, it stays for resuming; finished, it was recorded when it
+        ended. A game already over when it is attached (opened from a file or the
+        records to look at) is not recorded again.
         """
-        self.abandon()
+        self.close()
         self._match = match
         self._save = save
         self._recorded = match.is_over
         self._unsubscribe = match.subscribe(self._on_event)
 
     def abandon(self) -> None:
-        """Stop keeping the current match and delete its autosave (a new game replaces it)."""
+        """Stop keeping the current match and delete its autosave: nothing of it stays."""
         self._detach(keep=False)
 
     def close(self) -> None:

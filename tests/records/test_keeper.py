@@ -113,15 +113,18 @@ def test_an_autosave_no_person_moved_in_is_not_offered(tmp_path: Path) -> None:
     assert len(list(places.autosave_dir.glob("*.json"))) == 1
 
 
-def test_a_new_game_drops_the_abandoned_one(tmp_path: Path) -> None:
+def test_a_new_game_keeps_the_one_left_for_resuming(tmp_path: Path) -> None:
+    """As quitting keeps it (issue 17): a new game, a file or a recorded game opened
+    over an unfinished one leaves it for ``reversi`` to offer next time."""
     places = Places.resolve(tmp_path)
     keeper = GameKeeper(places)
     first = humans_match("f5")
     keeper.attach(first)
     first._play(parse_square("d6"), None)
     keeper.attach(humans_match())  # the new-game dialog confirmed
-    keeper.close()
-    assert saved_games(places) == []
+    assert saved_games(places) == ["f5d6"]  # released at once, not only on leaving
+    keeper.close()  # the new game has no move: nothing more is kept
+    assert saved_games(places) == ["f5d6"]
 
 
 def test_a_finished_game_is_recorded_once_and_leaves_the_autosaves(tmp_path: Path) -> None:

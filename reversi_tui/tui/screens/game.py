@@ -45,7 +45,7 @@ from reversi_tui.players import playable
 from reversi_tui.records.autosave import Autosave, Resumable
 from reversi_tui.records.database import StoredGame
 from reversi_tui.records.formats import moves_text, opening_settings
-from reversi_tui.records.keeper import GameKeeper
+from reversi_tui.records.keeper import GameKeeper, moved_by_a_person
 from reversi_tui.records.memory import SettingsMemory
 from reversi_tui.records.paths import Places
 from reversi_tui.tui.screens.confirm import ConfirmScreen
@@ -644,13 +644,19 @@ class GameScreen(Screen[None]):
         def show() -> None:
             # The same rule as reversi --load: these players, the handicap of the start.
             settings = opening_settings(record.start, players, self.match.settings)
+            left = self._left_game_words()
             self.play_on(game, settings)
             if not game.is_over:  # a finished game's dialog speaks for itself
                 self.set_status(f"Opened {source}: playing on from move {game.move_number}.")
+            self.set_status(f"{self.status}{left}")
 
         if not self.match.in_progress:
             show()
             return
+        if self._keeps_left_game():
+            fate = "The game in progress is kept: reversi offers it again next time."
+        else:
+            fate = "The game in progress will be dropped (Ctrl+S saves it first)."
 
         def answer(yes: bool | None) -> None:
             if yes:
@@ -659,7 +665,7 @@ class GameScreen(Screen[None]):
         self._push_once(
             ConfirmScreen(
                 "Leave this game?",
-                f"Open {source}? The game in progress will be dropped (Ctrl+S saves it first).",
+                f"Open {source}? {fate}",
                 "Open",
                 "Keep playing",
             ),
@@ -731,11 +737,29 @@ class GameScreen(Screen[None]):
         if open_online is not None:
             open_online()
 
+    def _keeps_left_game(self) -> bool:
+        """Whether the game on the board stays for resuming when another replaces it
+        (as on quitting: unfinished, a person has moved in it, and saving is on)."""
+        match = self.match
+        return (
+            self.keeper is not None
+            and self.keeper.saving
+            and not match.is_over
+            and moved_by_a_person(match.game, match.settings.players)
+        )
+
+    def _left_game_words(self) -> str:
+        """What the status adds when another game replaces this one: it is kept."""
+        if self._keeps_left_game():
+            return " The game you left is kept: reversi offers it again next time."
+        return ""
+
     def action_new_game(self) -> None:
         in_progress = self.match.in_progress
-        self._push_once(
-            NewGameScreen(self.match.settings, in_progress=in_progress), self._start_new_game
+        screen = NewGameScreen(
+            self.match.settings, in_progress=in_progress, kept=self._keeps_left_game()
         )
+        self._push_once(screen, self._start_new_game)
 
     @on(Sidebar.NewGameRequested)
     def _new_game_button(self) -> None:
@@ -751,10 +775,12 @@ class GameScreen(Screen[None]):
                 handicap=settings.handicap,
                 handicap_colour=settings.handicap_colour.name.lower(),
             )
+        left = self._left_game_words()
         self._stop()
         self.match = self._new_match(settings)
         self.review = None
         self._start()
+        self.set_status(f"{self.status}{left}")
 
     def action_quit_game(self) -> None:
         """The one quit rule: ask only while a game is in progress."""

@@ -65,6 +65,8 @@ NOTES = (
     "game goes on); undo, hints and new games are off.",
     PREVIEW_NOTE,
     "Any dialog (this help too) pauses a computer-against-computer game.",
+    "A game left unfinished (q, n, Ctrl+O, a replay from the statistics) is kept: "
+    "the next reversi offers to resume it.",
     "Scores: the winner in words, then Black's score and White's, each named: "
     '"White won: Black 31, White 33". The statistics give your score first.',
     "ASCII is chosen automatically when the terminal's locale is not UTF-8; "

@@ -71,11 +71,13 @@ class NewGameScreen(ModalScreen[MatchSettings | None]):
         Binding("n,escape", "cancel", "Cancel"),
     ]
 
-    def __init__(self, current: MatchSettings, *, in_progress: bool) -> None:
-        """``current`` fills the fields; what is not on the dialog (clock, seed) carries over."""
+    def __init__(self, current: MatchSettings, *, in_progress: bool, kept: bool = False) -> None:
+        """``current`` fills the fields; what is not on the dialog (clock, seed) carries over.
+        ``kept``: the game in progress stays for resuming when the new one starts."""
         super().__init__()
         self.current = current
         self.in_progress = in_progress
+        self.kept = kept
 
     def compose(self) -> ComposeResult:
         c = self.current
@@ -96,7 +98,13 @@ class NewGameScreen(ModalScreen[MatchSettings | None]):
                 )
                 colour.disabled = not c.handicap
                 yield colour
-            warning = "This ends the current game. " if self.in_progress else ""
+            warning = ""
+            if self.in_progress:
+                warning = (
+                    "The current game is kept for next time. "
+                    if self.kept
+                    else "This ends the current game. "
+                )
             yield Static(
                 f"{warning}Tab moves between fields.", classes="dialog-text", id="new-game-note"
             )
