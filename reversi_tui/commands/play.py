@@ -152,7 +152,11 @@ def run_plain(args: argparse.Namespace) -> int:
     except StartError as error:
         warn(f"reversi: {error}")
         return 2
-    settings = start_settings(args, start, "human", "human")
+    from reversi_tui.players import playable
+
+    settings, unplayable = playable(start_settings(args, start, "human", "human"))
+    if unplayable is not None:  # an engine a file names: a person plays it here
+        warn(f"reversi: {unplayable}")
     return plain.run(settings, game=None if start is None else start.game)
 
 
