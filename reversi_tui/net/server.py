@@ -37,6 +37,7 @@ import os
 import resource
 import socket
 import stat
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -102,7 +103,7 @@ class Connection:
         self.writer = writer
         self._user = user
         self.tokens = float(server.limits.burst)
-        self.refilled = asyncio.get_running_loop().time()
+        self.refilled = server.clock()
         self.dropped = False
 
     @property
@@ -123,7 +124,7 @@ class Connection:
 
     def allow(self) -> bool:
         """A token for one message, if the bucket has one."""
-        now = asyncio.get_running_loop().time()
+        now = self.server.clock()
         limits = self.server.limits
         self.tokens = min(float(limits.burst), self.tokens + (now - self.refilled) * limits.rate)
         self.refilled = now
@@ -143,12 +144,15 @@ class Server:
         identify: Callable[[socket.socket], str] = peer_name,
         limits: Limits | None = None,
         idle_exit: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.limits = limits or Limits()
         self.identify = identify
         #: Stop after this many seconds without any connection (None: never).
         self.idle_exit = idle_exit
-        self.hub = Hub(store, defer=self._soon)
+        #: Seconds, monotonic: the rate limits' buckets and the challenges' expiry.
+        self.clock = clock
+        self.hub = Hub(store, defer=self._soon, clock=clock)
         self.address: str | None = None
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
