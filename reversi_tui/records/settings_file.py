@@ -44,6 +44,8 @@ class StoredSettings:
     handicap_colour: str = "black"
     #: Seconds per computer move (None: each level's own budget).
     think_time: float | None = None
+    #: Seconds between moves when the computer plays both sides (None: ``--delay``'s default).
+    pace: float | None = None
 
 
 def _theme(value: Any) -> str | None:
@@ -76,6 +78,12 @@ def _think_time(value: Any) -> float | None:
     return float(value) if value > 0 and math.isfinite(value) else None
 
 
+def _pace(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if 0 <= value <= 3600 else None
+
+
 _PLAYER = (
     f"a player: human, a level ({', '.join(LEVEL_NAMES)}) or a level with its time or "
     "depth, like hard/2.5s or hard/6ply"
@@ -88,6 +96,7 @@ _CHECKS: dict[str, Callable[[Any], Any]] = {
     "handicap": _handicap,
     "handicap_colour": _colour,
     "think_time": _think_time,
+    "pace": _pace,
 }
 _EXPECTED = {
     "theme": "a theme name",
@@ -96,6 +105,7 @@ _EXPECTED = {
     "handicap": "a whole number from 0 to 4",
     "handicap_colour": "black or white",
     "think_time": "a number of seconds above 0",
+    "pace": "a number of seconds from 0 to 3600",
 }
 assert set(_CHECKS) == {field.name for field in fields(StoredSettings)}
 

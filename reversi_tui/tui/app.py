@@ -336,7 +336,7 @@ def run_app(args: argparse.Namespace) -> int:
         settings,
         game=game,
         glyphs=ASCII if args.ascii else UNICODE,
-        delay=args.delay,
+        delay=args.delay if "--delay" in args.tui_only or stored.pace is None else stored.pace,
         reply_delay=args.reply_delay,
         theme=DEFAULT_THEME,
         mouse=not args.no_mouse,

@@ -22,7 +22,7 @@ PLAYERS_EXPECTED = (
 
 CHOSEN = StoredSettings(
     theme="gruvbox", black="hard", white="human", handicap=3, handicap_colour="white",
-    think_time=1.5,
+    think_time=1.5, pace=0.25,
 )  # fmt: skip
 
 
@@ -80,6 +80,13 @@ def test_unknown_keys_are_ignored(tmp_path: Path) -> None:
     assert path.exists() and damaged_copies(path) == []
 
 
+def test_a_pace_of_no_pause_reads_back(tmp_path: Path) -> None:
+    """The new-game dialog's pace of computer against computer (issue 17)."""
+    settings, problem = load_settings(settings_path(tmp_path, "pace = 0\n"))
+    assert settings.pace == 0.0 and isinstance(settings.pace, float)
+    assert problem is None
+
+
 def test_a_whole_number_think_time_reads_as_seconds(tmp_path: Path) -> None:
     settings, problem = load_settings(settings_path(tmp_path, "think_time = 2\n"))
     assert settings.think_time == 2.0 and isinstance(settings.think_time, float)
@@ -106,6 +113,11 @@ def test_a_whole_number_think_time_reads_as_seconds(tmp_path: Path) -> None:
         ("think_time = inf", "think_time"),
         ("think_time = nan", "think_time"),
         ('think_time = "fast"', "think_time"),
+        ("pace = -1", "pace"),
+        ("pace = 3601", "pace"),
+        ("pace = nan", "pace"),
+        ("pace = true", "pace"),
+        ('pace = "slow"', "pace"),
         ("theme = 7", "theme"),
         ('theme = ""', "theme"),
         ("theme = [1, 2]", "theme"),
@@ -119,6 +131,7 @@ def test_a_wrong_value_falls_back_for_that_key_only(tmp_path: Path, line: str, k
         "handicap": "handicap = 3",
         "handicap_colour": 'handicap_colour = "white"',
         "think_time": "think_time = 1.5",
+        "pace": "pace = 0.25",
     }
     lines[key] = line
     path = settings_path(tmp_path, "\n".join(lines.values()) + "\n")

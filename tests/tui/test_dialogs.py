@@ -25,9 +25,9 @@ async def test_new_game_cancel_keeps_the_game() -> None:
         game = ui(app).game
         await pilot.press("n")
         assert isinstance(app.screen, NewGameScreen)
-        assert app.screen.focused is not None and app.screen.focused.id == "no"
+        assert app.screen.focused is not None and app.screen.focused.id == "black"
         assert "ends the current game" in app.screen.query_one("#new-game-note").render().plain
-        await pilot.press("enter")  # the focused button is Cancel
+        await pilot.press("n")
         assert not isinstance(app.screen, NewGameScreen)
         assert ui(app).game is game and len(game.plies) == 1
         await pilot.press("n", "escape")

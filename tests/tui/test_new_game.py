@@ -7,6 +7,9 @@ must look different from the same widget unfocused.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 from rich._palettes import EIGHT_BIT_PALETTE
 from rich.color import Color as RichColor
@@ -15,14 +18,18 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Button, Select
 
+from reversi_tui.cli import build_parser
 from reversi_tui.engine import Color, Game, parse_position, parse_square
 from reversi_tui.match import MatchSettings, PlayerSpec
-from reversi_tui.tui.app import ReversiApp
+from reversi_tui.records.paths import Places
+from reversi_tui.records.settings_file import StoredSettings, save_settings
+from reversi_tui.tui import app as app_module
+from reversi_tui.tui.app import ReversiApp, run_app
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game_over import GameOverScreen
 from reversi_tui.tui.screens.new_game import NewGameScreen
 
-from ..fakes import fake_sources
+from ..fakes import FakeComputer, fake_sources
 from .helpers import LAST_MOVE, make_app, quick_advisor, settle, ui
 
 #: What one cell looks like in 256 colours: its character's colour and its background.
@@ -95,9 +102,11 @@ async def test_focus_shows_after_every_tab_in_256_colours(theme: str) -> None:
         app.theme = theme
         dialog = await open_dialog(app, pilot)
         dialog.query_one("#handicap", Select).value = 1  # "Handicap for" takes the focus too
+        dialog.query_one("#black", Select).value = "easy"  # the think time and the pace too
+        dialog.query_one("#white", Select).value = "hard"
         await pilot.pause()
         fields: list[Widget] = [*dialog.query(Select), *dialog.query(Button)]
-        before = {w.id: looks(w) for w in fields}  # Cancel is focused
+        before = {w.id: looks(w) for w in fields}  # Black is focused
         seen: list[str | None] = []
         for _ in range(len(fields)):
             await pilot.press("tab")
@@ -128,24 +137,32 @@ async def test_the_open_list_is_framed() -> None:
         assert overlay.content_region.y == overlay.region.y + 1
 
 
-async def test_cancel_has_the_focus_while_a_game_is_in_progress() -> None:
+async def test_the_first_field_has_the_focus_while_a_game_is_in_progress() -> None:
+    """Issue 17: Cancel had the focus during a game, so Enter closed the dialog."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         dialog = await open_dialog(app, pilot)
-        assert dialog.focused is not None and dialog.focused.id == "no"
-        await pilot.press("enter")
-        assert not isinstance(app.screen, NewGameScreen)
+        assert dialog.focused is not None and dialog.focused.id == "black"
+        await pilot.press("enter")  # opens Black's list: the dialog stays
+        await pilot.pause()
+        assert app.screen is dialog and dialog.query_one("#black", Select).expanded
+        await pilot.press("escape")  # closes the list only
+        await pilot.pause()
+        assert app.screen is dialog and not dialog.query_one("#black", Select).expanded
         assert len(ui(app).game.plies) == 1
+        await pilot.press("y")
+        assert not isinstance(app.screen, NewGameScreen)
+        assert ui(app).game.plies == ()
 
 
-async def test_start_has_the_focus_before_the_first_move() -> None:
+async def test_the_first_field_has_the_focus_before_the_first_move() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         dialog = await open_dialog(app, pilot, move_first=False)
-        assert dialog.focused is not None and dialog.focused.id == "yes"
+        assert dialog.focused is not None and dialog.focused.id == "black"
 
 
-async def test_start_has_the_focus_after_the_game_over_dialog() -> None:
+async def test_the_first_field_has_the_focus_after_the_game_over_dialog() -> None:
     app = make_app(start=LAST_MOVE)
     async with app.run_test(size=(80, 24)) as pilot:
         ui(app).board.cursor = parse_square("b8")
@@ -153,8 +170,8 @@ async def test_start_has_the_focus_after_the_game_over_dialog() -> None:
         assert isinstance(app.screen, GameOverScreen)
         await pilot.press("n")
         assert isinstance(app.screen, NewGameScreen)
-        assert app.screen.focused is not None and app.screen.focused.id == "yes"
-        await pilot.press("enter")
+        assert app.screen.focused is not None and app.screen.focused.id == "black"
+        await pilot.press("y")
         assert not isinstance(app.screen, (NewGameScreen, ConfirmScreen))
         assert ui(app).game.plies == ()
 
@@ -243,3 +260,89 @@ async def test_every_dialog_shows_its_focused_button_in_256_colours(
             assert stands_out(now[focused.id], before[focused.id]), focused.id
             assert readable(focused), focused.id
             before = now
+
+
+# The computer's think time and the pace of computer against computer (issue 17) ----------
+
+
+async def test_think_time_and_pace_are_chosen_in_the_dialog_and_remembered() -> None:
+    app = make_app(white=FakeComputer(), delay=0.5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(app, pilot, move_first=False)
+        think, pace = dialog.query_one("#think-time", Select), dialog.query_one("#pace", Select)
+        assert not think.disabled and think.value == 0.0  # human v medium: the level's own
+        assert pace.disabled and pace.value == 0.5  # only for computers on both sides
+        dialog.query_one("#black", Select).value = "easy"
+        await pilot.pause()
+        assert not pace.disabled
+        think.value = 2.0
+        pace.value = 1.0
+        await pilot.press("y")
+        assert not isinstance(app.screen, NewGameScreen)
+        settings = ui(app).match.settings
+        assert settings.black == PlayerSpec.computer("easy", 2.0)
+        assert settings.white == PlayerSpec.computer("medium", 2.0)
+        assert ui(app).pace == 1.0 and ui(app).match.pace == 1.0
+        assert (app.memory.stored.think_time, app.memory.stored.pace) == (2.0, 1.0)
+        await pilot.press("space")  # pause the computers; the dialog shows the choices
+        dialog = await open_dialog(app, pilot, move_first=False)
+        assert dialog.query_one("#think-time", Select).value == 2.0
+        assert dialog.query_one("#pace", Select).value == 1.0
+
+
+async def test_think_time_is_off_for_two_people_and_shows_an_odd_think_time() -> None:
+    settings = MatchSettings(PlayerSpec.human(), PlayerSpec.computer("hard", 3.7))
+    app = ReversiApp(settings, make_source=fake_sources(), advisor=quick_advisor, delay=0.7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(app, pilot, move_first=False)
+        think = dialog.query_one("#think-time", Select)
+        assert think.value == 3.7 and think.selection == 3.7
+        assert dialog.query_one("#pace", Select).value == 0.7  # --delay 0.7 is offered
+        dialog.query_one("#white", Select).value = "human"
+        await pilot.pause()
+        assert think.disabled
+        await pilot.press("y")
+        assert ui(app).match.settings.white == PlayerSpec.human()
+
+
+async def test_an_unchanged_think_time_keeps_each_computers_own() -> None:
+    settings = MatchSettings(PlayerSpec.computer("easy", 1.0), PlayerSpec.computer("hard", 5.0))
+    app = ReversiApp(settings, make_source=fake_sources(), advisor=quick_advisor, delay=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space")  # pause the computers first
+        dialog = await open_dialog(app, pilot, move_first=False)
+        assert dialog.query_one("#think-time", Select).value == 1.0
+        await pilot.press("y")
+        chosen = ui(app).match.settings
+        assert (chosen.black.think_time, chosen.white.think_time) == (1.0, 5.0)
+
+
+async def test_the_dialog_fits_the_smallest_terminal() -> None:
+    app = make_app()
+    async with app.run_test(size=(69, 20)) as pilot:
+        dialog = await open_dialog(app, pilot)
+        await pilot.pause()
+        screen = dialog.region
+        for widget in [*dialog.query(Select), *dialog.query(Button)]:
+            assert screen.contains_region(widget.region), widget.id
+        assert dialog.query_one("#no", Button).region.bottom <= screen.bottom - 1  # the footer
+
+
+@pytest.mark.parametrize(("options", "pace"), [([], 2.0), (["--delay", "0.3"], 0.3)])
+def test_the_remembered_pace_starts_the_next_run_unless_delay_is_given(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, options: list[str], pace: float
+) -> None:
+    seen: list[float] = []
+
+    def fake_run(self: ReversiApp, *, mouse: bool = True) -> int:
+        seen.append(self.game_screen.pace)
+        return 0
+
+    monkeypatch.setattr(app_module.ReversiApp, "run", fake_run)
+    monkeypatch.setattr(sys, "setswitchinterval", lambda interval: None)
+    args = build_parser().parse_args([*options, "--data-dir", str(tmp_path)])
+    places = Places.resolve(args.data_dir)
+    places.settings_file.parent.mkdir(parents=True, exist_ok=True)
+    save_settings(places.settings_file, StoredSettings(pace=2.0))
+    assert run_app(args) == 0
+    assert seen == [pace]

@@ -50,7 +50,7 @@ from reversi_tui.records.memory import SettingsMemory
 from reversi_tui.records.paths import Places
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game_over import Choice, GameOverScreen, headline
-from reversi_tui.tui.screens.new_game import NewGameScreen
+from reversi_tui.tui.screens.new_game import NewGame, NewGameScreen, think_time_of
 from reversi_tui.tui.screens.open_game import Opened, OpenGameScreen
 from reversi_tui.tui.screens.save_game import Saved, SaveGameScreen, shown_path
 from reversi_tui.tui.screens.statistics import StatisticsScreen
@@ -757,13 +757,25 @@ class GameScreen(Screen[None]):
     def action_new_game(self) -> None:
         in_progress = self.match.in_progress
         screen = NewGameScreen(
-            self.match.settings, in_progress=in_progress, kept=self._keeps_left_game()
+            self.match.settings,
+            in_progress=in_progress,
+            kept=self._keeps_left_game(),
+            pace=self.pace,
         )
-        self._push_once(screen, self._start_new_game)
+        self._push_once(screen, self._new_game_chosen)
 
     @on(Sidebar.NewGameRequested)
     def _new_game_button(self) -> None:
         self.action_new_game()
+
+    def _new_game_chosen(self, chosen: NewGame | None) -> None:
+        """The new-game dialog's answer: its pace from now on, then the game."""
+        if chosen is None:
+            return
+        self.pace = chosen.pace
+        if self.memory is not None:
+            self.memory.remember(pace=chosen.pace)
+        self._start_new_game(chosen.settings)
 
     def _start_new_game(self, settings: MatchSettings | None) -> None:
         if settings is None:
@@ -774,6 +786,7 @@ class GameScreen(Screen[None]):
                 white=settings.white.choice,
                 handicap=settings.handicap,
                 handicap_colour=settings.handicap_colour.name.lower(),
+                think_time=think_time_of(settings),
             )
         left = self._left_game_words()
         self._stop()

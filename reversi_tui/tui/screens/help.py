@@ -33,7 +33,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("u", "undo (takes back the computer's reply too)"),
     ("U  Ctrl+R", "redo"),
     ("Space", "computer against computer: pause / resume"),
-    ("n", "new game: players, levels, handicap"),
+    ("n", "new game: players, levels, handicap, think time, pace"),
     ("Ctrl+S", "save the game to a file: .pgn (or .ggf) in games/"),
     ("Ctrl+O", "open a game: a saved file, a recorded game, a path"),
     ("m", "copy the moves (f5d6c3...) to the clipboard (OSC 52)"),

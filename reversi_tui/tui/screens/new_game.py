@@ -1,8 +1,9 @@
-"""Who plays each colour, and a handicap: one dialog covers every local mode."""
+"""Who plays each colour, a handicap, the computer's think time and the pace of
+computer against computer: one dialog covers every local mode."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,27 +12,63 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
 from reversi_tui.engine import Color
-from reversi_tui.match import LEVEL_NAMES, MatchSettings, PlayerSpec
+from reversi_tui.match import LEVEL_NAMES, MatchSettings, PlayerKind, PlayerSpec
 from reversi_tui.tui.screens.confirm import DIALOG_CSS, answered, dismiss_once
 from reversi_tui.tui.widgets.footer import KeyFooter
 from reversi_tui.tui.widgets.select import SafeSelect
 
 PLAYER_OPTIONS = (("Human", "human"), *((f"Computer - {level}", level) for level in LEVEL_NAMES))
 HANDICAP_OPTIONS = (("none", 0), *((f"{n} corner{'s' * (n > 1)}", n) for n in range(1, 5)))
+#: Seconds a computer thinks per move; 0 stands for the level's own budget.
+THINK_TIMES = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
+#: Seconds between moves when the computer plays both sides.
+PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 5.0)
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g} s a move"
+
+
+def think_options(current: float | None) -> tuple[tuple[str, float], ...]:
+    """The think times offered, with ``current`` among them (``--think-time 3.7`` too)."""
+    times = sorted({*THINK_TIMES, *(() if current is None else (current,))})
+    return (("the level's own", 0.0), *((_seconds(t), t) for t in times))
+
+
+def pace_options(current: float) -> tuple[tuple[str, float], ...]:
+    """The paces offered, with ``current`` among them (``--delay 0.7`` too)."""
+    paces = sorted({*PACES, current})
+    return tuple(("no pause" if p == 0 else _seconds(p), p) for p in paces)
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """What the dialog starts: the match settings and the pace of computer against computer."""
+
+    settings: MatchSettings
+    pace: float
 
 
 def _select(options: tuple[tuple[str, object], ...], value: object, id: str) -> Select[object]:
     return SafeSelect(options, value=value, allow_blank=False, compact=True, id=id)
 
 
-class NewGameScreen(ModalScreen[MatchSettings | None]):
+def think_time_of(settings: MatchSettings) -> float | None:
+    """The think time the dialog shows: the first computer's own (None: the level's)."""
+    computers = [p for p in (settings.black, settings.white) if p.kind is PlayerKind.COMPUTER]
+    return next((p.think_time for p in computers if p.think_time is not None), None)
+
+
+class NewGameScreen(ModalScreen[NewGame | None]):
     """A confirmation dialog with the new game's settings.
 
-    The fields start from the current settings, the handicap included. While a
-    game is in progress, Cancel has the focus (a stray Enter keeps the game);
-    otherwise Start has it. Focus shows in every colour depth: the focused field
-    is drawn in reverse video, as Textual draws a focused button, and an open
-    list is framed so its options don't read as the rows below it.
+    The fields start from the current settings, the handicap, the think time and
+    the pace included. The first field (Black) has the focus; ``y`` starts, ``n``
+    or Esc cancels. The think time means something only with a computer playing,
+    the pace only when computers play both sides: otherwise they are disabled, as
+    "Handicap for" is without a handicap. Focus shows in every colour depth: the
+    focused field is drawn in reverse video, as Textual draws a focused button,
+    and an open list is framed so its options don't read as the rows below it.
     """
 
     DEFAULT_CSS = (
@@ -39,9 +76,9 @@ class NewGameScreen(ModalScreen[MatchSettings | None]):
         + """
     NewGameScreen Grid {
         grid-size: 2;
-        grid-columns: 16 26;
+        grid-columns: 18 26;
         grid-rows: 1;
-        grid-gutter: 1 0;
+        grid-gutter: 0 0;
         height: auto;
         width: auto;
         margin-top: 1;
@@ -65,19 +102,29 @@ class NewGameScreen(ModalScreen[MatchSettings | None]):
     }
     """
     )
-    AUTO_FOCUS = ".first-focus"
+    AUTO_FOCUS = "#black"
     BINDINGS = [
         Binding("y", "start", "Start"),
         Binding("n,escape", "cancel", "Cancel"),
     ]
 
-    def __init__(self, current: MatchSettings, *, in_progress: bool, kept: bool = False) -> None:
-        """``current`` fills the fields; what is not on the dialog (clock, seed) carries over.
-        ``kept``: the game in progress stays for resuming when the new one starts."""
+    def __init__(
+        self,
+        current: MatchSettings,
+        *,
+        in_progress: bool,
+        kept: bool = False,
+        pace: float = 0.5,
+    ) -> None:
+        """``current`` fills the fields; what is not on the dialog (a depth, the seed)
+        carries over. ``kept``: the game in progress stays for resuming when the new one
+        starts. ``pace``: the seconds between moves of computer against computer now."""
         super().__init__()
         self.current = current
         self.in_progress = in_progress
         self.kept = kept
+        self.pace = pace
+        self.clock = think_time_of(current)
 
     def compose(self) -> ComposeResult:
         c = self.current
@@ -98,6 +145,14 @@ class NewGameScreen(ModalScreen[MatchSettings | None]):
                 )
                 colour.disabled = not c.handicap
                 yield colour
+                yield Label("Think time")
+                think = _select(think_options(self.clock), self.clock or 0.0, "think-time")
+                think.disabled = not _computers(c.black.choice, c.white.choice)
+                yield think
+                yield Label("Pace (computers)")
+                pace = _select(pace_options(self.pace), self.pace, "pace")
+                pace.disabled = _computers(c.black.choice, c.white.choice) < 2
+                yield pace
             warning = ""
             if self.in_progress:
                 warning = (
@@ -106,20 +161,29 @@ class NewGameScreen(ModalScreen[MatchSettings | None]):
                     else "This ends the current game. "
                 )
             yield Static(
-                f"{warning}Tab moves between fields.", classes="dialog-text", id="new-game-note"
+                f"{warning}Tab moves between fields, y starts.",
+                classes="dialog-text",
+                id="new-game-note",
             )
-            # The button Enter presses at once: Cancel while there is a game to lose.
-            start, cancel = ("", "first-focus") if self.in_progress else ("first-focus", "")
             with Horizontal(classes="buttons"):
-                yield Button("Start (y)", id="yes", variant="warning", classes=start)
-                yield Button("Cancel (n)", id="no", variant="primary", classes=cancel)
+                yield Button("Start (y)", id="yes", variant="warning")
+                yield Button("Cancel (n)", id="no", variant="primary")
         yield KeyFooter()
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        """ "Handicap for" means something only with a handicap."""
+        """ "Handicap for" means something only with a handicap, the think time only
+        with a computer, the pace only with computers on both sides."""
         if event.select.id == "handicap":
             for colour in self.query("#handicap-colour").results(Select):  # gone once closing
                 colour.disabled = not event.value
+        elif event.select.id in ("black", "white"):
+            black = self._chosen("#black", self.current.black.choice)
+            white = self._chosen("#white", self.current.white.choice)
+            computers = _computers(black, white)
+            for think in self.query("#think-time").results(Select):
+                think.disabled = not computers
+            for pace in self.query("#pace").results(Select):
+                pace.disabled = computers < 2
 
     def settings(self) -> MatchSettings:
         """The chosen settings; a field not mounted yet still shows its starting value.
@@ -137,6 +201,10 @@ class NewGameScreen(ModalScreen[MatchSettings | None]):
             handicap_colour=colour if isinstance(colour, Color) else Color.BLACK,
         )
 
+    def chosen_pace(self) -> float:
+        pace = self._chosen("#pace", self.pace)
+        return float(pace) if isinstance(pace, int | float) else self.pace
+
     def _chosen(self, selector: str, initial: object) -> object:
         """The selection of the field ``selector``, or ``initial`` before it is mounted."""
         for field in self.query(selector).results(Select):
@@ -145,11 +213,18 @@ class NewGameScreen(ModalScreen[MatchSettings | None]):
         return initial
 
     def _player(self, selector: str, current: PlayerSpec) -> PlayerSpec:
-        """The chosen player; a computer keeps the clock ``--think-time`` gave either side."""
+        """The chosen player. A computer thinks the chosen time; with the think time
+        left as it was shown, each computer keeps its own clock (``--think-time``, or a
+        player's own as in ``hard/2.5s``), one that was a person the other's."""
         choice = self._chosen(selector, current.choice)
+        text = choice if isinstance(choice, str) else "human"
+        think = self._chosen("#think-time", self.clock or 0.0)
+        if think != (self.clock or 0.0):  # changed: every computer thinks this long
+            seconds = float(think) if isinstance(think, int | float) and think > 0 else None
+            return PlayerSpec.parse(text, seconds)
         c = self.current
         clock = current.think_time or c.black.think_time or c.white.think_time
-        return PlayerSpec.parse(choice if isinstance(choice, str) else "human", clock)
+        return PlayerSpec.parse(text, clock)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -160,7 +235,12 @@ class NewGameScreen(ModalScreen[MatchSettings | None]):
 
     def action_start(self) -> None:
         if not answered(self):  # a second Start in one burst finds the dialog gone
-            dismiss_once(self, self.settings())
+            dismiss_once(self, NewGame(self.settings(), self.chosen_pace()))
 
     def action_cancel(self) -> None:
         dismiss_once(self, None)
+
+
+def _computers(*choices: object) -> int:
+    """How many of the chosen players are the computer (a level, not ``human``)."""
+    return sum(1 for choice in choices if choice in LEVEL_NAMES)
