@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from reversi_tui import __version__
 from reversi_tui.match.settings import LEVEL_NAMES, PlayerSpec
+from reversi_tui.records.formats import FORMAT_NAMES, FORMATS
 from reversi_tui.records.paths import DATA_DIR_ENV
 from reversi_tui.terminal import is_terminal, reserve_standard_fds, silence_stdout, warn
 
@@ -387,14 +388,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     convert = commands.add_parser(
-        "convert", help="a game file (PGN, GGF, a move list, a position) in another format"
+        "convert",
+        help=f"a game file ({', '.join(fmt.title for fmt in FORMATS)}) in another format",
     )
     convert.add_argument("source", metavar="SOURCE", help="a game file, or - for standard input")
     convert.add_argument(
         "--to",
-        choices=("pgn", "ggf", "moves", "position"),
+        choices=FORMAT_NAMES,
         required=True,
-        help="pgn, ggf, moves (f5d6c3...) or position (the final one; - to move when over)",
+        help=", ".join(fmt.help for fmt in FORMATS[:-1]) + f" or {FORMATS[-1].help}",
     )
     convert.add_argument(
         "--game",

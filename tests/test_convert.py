@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from reversi_tui.cli import main
+from reversi_tui.cli import build_parser, main
+from reversi_tui.records.formats import FORMAT_NAMES
 
 
 def convert(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -119,3 +120,16 @@ def test_damaged_utf16_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path:
     status, out, err = convert(capsys, str(path), "--to", "moves")
     assert (status, out) == (1, "")
     assert err == f"reversi convert: {path} is not a game file (its UTF-16 text is damaged)\n"
+
+
+def test_to_takes_its_choices_from_the_format_registry(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    parser = build_parser()
+    for name in FORMAT_NAMES:
+        assert parser.parse_args(["convert", "game.pgn", "--to", name]).to == name
+    with pytest.raises(SystemExit):
+        parser.parse_args(["convert", "game.pgn", "--to", "sgf"])
+    said = capsys.readouterr().err
+    assert "invalid choice: 'sgf'" in said
+    assert said.index("pgn") < said.index("ggf") < said.index("moves") < said.index("position")

@@ -15,7 +15,13 @@ from reversi_tui.engine.notation import parse_move_list
 from reversi_tui.match.record import GameRecord, Result
 from reversi_tui.match.settings import PlayerSpec
 from reversi_tui.records.formats import (
+    FORMAT_NAMES,
+    FORMATS,
+    SAVED_FORMATS,
     FormatError,
+    GameFormat,
+    format_named,
+    format_of_suffix,
     moves_text,
     parse_moves_text,
     read_game,
@@ -288,3 +294,38 @@ def test_position_format_says_who_moves_or_dash_when_over() -> None:
 def test_text_that_is_no_game_is_refused() -> None:
     with pytest.raises(FormatError, match="not a game file"):
         read_game("hello, world")
+
+
+# --- The registry -------------------------------------------------------------------
+
+
+def test_each_format_is_declared_once() -> None:
+    assert FORMAT_NAMES == ("pgn", "ggf", "moves", "position")  # convert --to's, in order
+    assert [fmt.name for fmt in SAVED_FORMATS] == ["pgn", "ggf"]  # the default first
+    suffixes = [suffix for fmt in FORMATS for suffix in fmt.suffixes]
+    assert len(set(suffixes)) == len(suffixes) == 2
+    assert len({fmt.rank for fmt in FORMATS}) == len(FORMATS)
+    for fmt in FORMATS:
+        assert format_named(fmt.name) is fmt
+        for suffix in fmt.suffixes:
+            assert suffix == suffix.lower() and format_of_suffix(suffix.upper()) is fmt
+    assert format_of_suffix(".txt") is None and format_of_suffix("") is None
+
+
+@pytest.mark.parametrize("fmt", FORMATS, ids=FORMAT_NAMES)
+def test_each_format_reads_back_as_itself(fmt: GameFormat) -> None:
+    """What a format writes, the reader tells as that format (no other sniffs first)."""
+    game = record(random_game(3, plies=12), PlayerSpec.computer("easy"))
+    text = write_game(game, fmt.name)
+    sniffed = [f for f in sorted(FORMATS, key=lambda f: f.rank) if f.sniff(text)]
+    assert sniffed[0] is fmt
+    back = read_game(text).record
+    if fmt.name == "position":
+        assert back.start == game.game().position
+    else:
+        assert back.game().plies == game.game().plies
+
+
+def test_an_unknown_format_names_the_choices() -> None:
+    with pytest.raises(ValueError, match="choose from pgn, ggf, moves, position"):
+        write_game(record(random_game(3, plies=4)), "sgf")

@@ -23,17 +23,24 @@ from reversi_tui.engine import (
     parse_square,
 )
 from reversi_tui.match import GameRecord, PlayerSpec
-from reversi_tui.records.formats import parse_moves_text, read_game, write_game
+from reversi_tui.records.formats import (
+    SAVED_FORMATS,
+    parse_moves_text,
+    read_game,
+    write_game,
+)
 from reversi_tui.records.keeper import GameKeeper
 from reversi_tui.records.paths import Places
 from reversi_tui.tui.app import ReversiApp
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game_over import GameOverScreen
 from reversi_tui.tui.screens.help import KEYS
-from reversi_tui.tui.screens.open_game import OpenGameScreen, typed_path
+from reversi_tui.tui.screens.open_game import OpenGameScreen, saved_files, typed_path
 from reversi_tui.tui.screens.save_game import (
+    SUFFIXES,
     SaveError,
     SaveGameScreen,
+    formats_said,
     proposed_name,
     target_path,
 )
@@ -126,6 +133,22 @@ def test_target_path_rules(typed: str, expected: str, fmt: str) -> None:
     path, got_fmt = target_path(typed, games)
     want = Path(expected.replace("G", str(games), 1) if expected.startswith("G") else expected)
     assert path == want.expanduser() and got_fmt == fmt
+
+
+def test_the_save_dialog_takes_its_formats_from_the_registry(tmp_path: Path) -> None:
+    assert SUFFIXES == (".pgn", ".ggf")
+    assert formats_said() == "PGN, or GGF with a .ggf name"
+    record = GameRecord.of(Game(), {c: PlayerSpec.human() for c in Color})
+    for fmt in SAVED_FORMATS:
+        for suffix in fmt.suffixes:
+            path, name = target_path(f"mine{suffix.upper()}", tmp_path)
+            assert (path.name, name) == (f"mine{suffix.upper()}", fmt.name)
+            write_file(tmp_path / f"listed{suffix}", record, fmt.name)
+    (tmp_path / "other.txt").write_text("f5d6")
+    listed = sorted(entry.path.suffix for entry in saved_files(tmp_path))
+    assert listed == sorted(SUFFIXES)
+    with pytest.raises(SaveError, match=r"Name the file \.pgn or \.ggf: \.txt"):
+        target_path("mine.txt", tmp_path)
 
 
 @pytest.mark.parametrize("typed", ["", "   ", "x.txt", "dir/", ".."])

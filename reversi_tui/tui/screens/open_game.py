@@ -32,7 +32,7 @@ from reversi_tui.records.paths import StorageError
 from reversi_tui.tui.ascii import ASCII_CLASS
 from reversi_tui.tui.screens.confirm import DIALOG_CSS, dismiss_once
 from reversi_tui.tui.screens.game_over import headline
-from reversi_tui.tui.screens.save_game import FORMATS, DialogInput, shown_path
+from reversi_tui.tui.screens.save_game import SUFFIXES, DialogInput, shown_path
 from reversi_tui.tui.widgets.footer import KeyFooter
 
 #: The newest files listed, and the most recent records.
@@ -127,7 +127,7 @@ def saved_files(games_dir: Path, limit: int = MAX_FILES) -> list[FileEntry]:
         found = [
             (p.stat().st_mtime, p)
             for p in games_dir.iterdir()
-            if p.suffix.lower() in FORMATS and p.is_file()
+            if p.suffix.lower() in SUFFIXES and p.is_file()
         ]
     except OSError:
         return []

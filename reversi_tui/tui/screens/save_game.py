@@ -28,16 +28,18 @@ from reversi_tui.engine import PASS, Color
 from reversi_tui.match import PlayerKind
 from reversi_tui.match.record import GameRecord
 from reversi_tui.records.atomic import atomic_write
-from reversi_tui.records.formats import write_game
+from reversi_tui.records.formats import SAVED_FORMATS, format_of_suffix, write_game
 from reversi_tui.records.names import player_name
 from reversi_tui.records.paths import StorageError, ensure_private_dir
 from reversi_tui.tui.ascii import ASCII_CLASS
 from reversi_tui.tui.screens.confirm import DIALOG_CSS, ConfirmScreen, dismiss_once
 from reversi_tui.tui.widgets.footer import KeyFooter
 
-#: The formats a game file can be saved in, by extension.
-FORMATS = {".pgn": "pgn", ".ggf": "ggf"}
-DEFAULT_SUFFIX = ".pgn"
+#: The format a name without an extension is saved in (``records.formats`` lists them).
+DEFAULT_FORMAT = SAVED_FORMATS[0]
+DEFAULT_SUFFIX = DEFAULT_FORMAT.suffixes[0]
+#: Every extension a game file is saved and listed under.
+SUFFIXES = tuple(suffix for fmt in SAVED_FORMATS for suffix in fmt.suffixes)
 
 
 #: Keys a dialog's text field leaves to the dialog (Enter saves or opens, Up/Down choose).
@@ -119,7 +121,7 @@ def target_path(text: str, games_dir: Path) -> tuple[Path, str]:
     """
     typed = text.strip()
     if not typed:
-        raise SaveError("Type a file name, such as mygame.pgn.")
+        raise SaveError(f"Type a file name, such as mygame{DEFAULT_SUFFIX}.")
     path = Path(typed).expanduser() if typed.startswith("~") else Path(typed)
     if typed.endswith(("/", "\\")) or path.name in ("", ".", ".."):
         raise SaveError(f"{typed} is a directory: add a file name.")
@@ -129,9 +131,17 @@ def target_path(text: str, games_dir: Path) -> tuple[Path, str]:
     if not suffix:
         path = path.with_name(path.name + DEFAULT_SUFFIX)
         suffix = DEFAULT_SUFFIX
-    if suffix not in FORMATS:
-        raise SaveError(f"Name the file .pgn or .ggf: {path.suffix} is not a game format here.")
-    return path, FORMATS[suffix]
+    fmt = format_of_suffix(suffix)
+    if fmt is None:
+        names = " or ".join(SUFFIXES)
+        raise SaveError(f"Name the file {names}: {path.suffix} is not a game format here.")
+    return path, fmt.name
+
+
+def formats_said() -> str:
+    """``PGN, or GGF with a .ggf name``: the default format, then each other one."""
+    others = [f"{fmt.title} with a {fmt.suffixes[0]} name" for fmt in SAVED_FORMATS[1:]]
+    return ", or ".join([DEFAULT_FORMAT.title, *others])
 
 
 def game_text(record: GameRecord, fmt: str, user: str) -> str:
@@ -212,7 +222,7 @@ class SaveGameScreen(ModalScreen[Saved | None]):
         with Vertical(classes="dialog"):
             yield Static(self.title_text, classes="dialog-title")
             yield Static(
-                f"Save {describe(self.record)} as PGN, or GGF with a .ggf name. "
+                f"Save {describe(self.record)} as {formats_said()}. "
                 f"A name alone goes into {shown_path(self.games_dir)}/.",
                 classes="dialog-text",
                 id="save-note",
