@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 
 class KeyFooter(Footer):
@@ -13,7 +16,20 @@ class KeyFooter(Footer):
     line blank for about 0.1 s after the board appeared at start-up. Each screen
     (the game and every dialog) yields its own, so a dialog's footer lists the
     dialog's keys and covers the game's.
+
+    ``?`` Help comes first, as nano, htop and mc put it, so no width drops it; the
+    command palette's key follows the others instead of being docked at the right,
+    where on a narrow terminal (69 columns) it covered the last keys, Help among them.
     """
+
+    DEFAULT_CSS = """
+    KeyFooter FooterKey.-command-palette { dock: none; }
+    """
+
+    def compose(self) -> ComposeResult:
+        keys: list[Widget] = list(super().compose())
+        first = [k for k in keys if isinstance(k, FooterKey) and k.action == "help"]
+        yield from first + [k for k in keys if k not in first]
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         self._bindings_ready = True
