@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 from reversi_tui import __version__
-from reversi_tui.match.settings import LEVEL_NAMES, PlayerSpec
+from reversi_tui.match.settings import LEVEL_NAMES, MOST_THINK_SECONDS, PlayerSpec
 from reversi_tui.records.formats import FORMAT_NAMES, FORMATS
 from reversi_tui.records.paths import DATA_DIR_ENV
 from reversi_tui.terminal import is_terminal, reserve_standard_fds, silence_stdout, warn
@@ -56,8 +56,8 @@ WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 DEFAULT_DELAY = 0.5
 #: The least seconds the computer takes to answer a person when --reply-delay is not given.
 DEFAULT_REPLY_DELAY = 0.4
-#: The most seconds --think-time and --delay accept (an hour).
-MOST_SECONDS = 3600.0
+#: The most seconds --think-time and --delay accept (an hour; a save is held to it too).
+MOST_SECONDS = MOST_THINK_SECONDS
 #: The highest game number --game accepts (with --load, and for convert).
 MOST_GAMES = 100000
 

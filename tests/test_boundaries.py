@@ -61,8 +61,10 @@ RULES["reversi_tui.net.protocol"] = [
     "reversi_tui.net.store",
     "reversi_tui.net.client",
 ]
-#: Parts whose rules need site-packages (platformdirs, tomli_w, msgspec): run without ``-S``.
-NEEDS_SITE = {"reversi_tui.records", "reversi_tui.net", "reversi_tui.net.protocol"}
+#: Parts whose rules need site-packages (platformdirs, tomli_w, msgspec: a game record's
+#: JSON form is a msgspec struct, so everything above the engine): run without ``-S``.
+#: The engine needs nothing but the standard library.
+NEEDS_SITE = set(RULES) - {"reversi_tui.engine"}
 
 BLOCKER = """\
 import importlib, pkgutil, sys

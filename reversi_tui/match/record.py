@@ -4,15 +4,22 @@
 database row and the exported game files are all made from it, and
 ``GameRecord.game()`` replays it through the engine, so a record that does not
 follow the rules cannot be loaded by accident.
+
+Its JSON form (``to_dict``/``from_dict``, inside every autosave) is ``RecordForm``, a
+msgspec struct as the network protocol's messages are: a wrong field is refused with
+its path (``... - at `$.result.winner```), a field it does not know is let be (a later
+release may add one), and the moves are replayed before a record is given back.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any, Final, Literal, TypeVar
+
+import msgspec
 
 from reversi_tui.engine import (
     PASS,
@@ -29,7 +36,7 @@ from reversi_tui.engine import (
 from reversi_tui.engine.notation import format_move_list
 from reversi_tui.match.settings import PlayerKind, PlayerSpec
 
-__all__ = ["GameRecord", "RecordError", "Result", "Termination"]
+__all__ = ["GameRecord", "RecordError", "RecordForm", "Result", "Termination", "parse_moves"]
 
 
 class RecordError(ValueError):
@@ -160,33 +167,98 @@ class GameRecord:
 
     # A plain-data form (JSON-ready): what a save file or a message carries ------------
     def to_dict(self) -> dict[str, Any]:
-        """Players in their text form (``PlayerSpec.text``); ``from_dict`` also reads the
-        dicts of fields the first releases wrote."""
-        return {
-            "start": format_position(self.start),
-            "moves": [square_name(m) for m in self.moves],
-            "black": self.black.text,
-            "white": self.white.text,
-            "result": None if self.result is None else _result_dict(self.result),
-            "started": self.started.isoformat(),
-            "ended": None if self.ended is None else self.ended.isoformat(),
-        }
+        """``RecordForm``'s plain data: players in their text form (``PlayerSpec.text``);
+        ``from_dict`` also reads the dicts of fields the first releases wrote."""
+        data: dict[str, Any] = msgspec.to_builtins(RecordForm.of(self))
+        return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameRecord:
-        """The inverse of ``to_dict``; every field is checked and the moves replayed."""
+    def from_dict(cls, data: Any) -> GameRecord:
+        """The inverse of ``to_dict``; every field is checked and the moves replayed.
+
+        Raises RecordError naming the path of a wrong field (``$.moves[3]``).
+        """
         try:
-            record = cls(
-                start=parse_position(data["start"]),
-                moves=tuple(_parse_moves(data["moves"])),
-                black=_spec_from(data["black"]),
-                white=_spec_from(data["white"]),
-                result=None if data["result"] is None else _result_from(data["result"]),
-                started=datetime.fromisoformat(data["started"]),
-                ended=None if data["ended"] is None else datetime.fromisoformat(data["ended"]),
-            )
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise RecordError(f"not a game record: {error!r}") from None
+            form = msgspec.convert(data, RecordForm)
+        except msgspec.ValidationError as error:
+            raise RecordError(str(error)) from None
+        return form.record()
+
+
+# The JSON form ----------------------------------------------------------------------------
+Winner = Literal["black", "white"]
+_WINNERS: Final[dict[Color, Winner]] = {Color.BLACK: "black", Color.WHITE: "white"}
+Discs = Annotated[int, msgspec.Meta(ge=0, le=64)]
+
+
+class ResultForm(msgspec.Struct, frozen=True, kw_only=True):
+    """A result: how the game ended, the winner (None: a draw) and the discs on the board."""
+
+    termination: Termination
+    winner: Winner | None
+    black: Discs
+    white: Discs
+
+
+class OldPlayerForm(msgspec.Struct, frozen=True, kw_only=True):
+    """A player as the first releases wrote it (save version 1): a dict of its fields."""
+
+    kind: PlayerKind
+    level: str
+    think_time: float | None
+    depth: int | None = None
+
+
+class RecordForm(msgspec.Struct, frozen=True, kw_only=True):
+    """A ``GameRecord`` as JSON: the start (``format_position``), every ply (``f5``,
+    ``pass``), each player's text form (or the first releases' dict), the result and
+    the ISO 8601 times. Fields it does not know are ignored."""
+
+    start: str
+    moves: list[str]
+    black: str | OldPlayerForm
+    white: str | OldPlayerForm
+    result: ResultForm | None
+    started: str
+    ended: str | None
+
+    @classmethod
+    def of(cls, record: GameRecord) -> RecordForm:
+        result = record.result
+        return cls(
+            start=format_position(record.start),
+            moves=[square_name(m) for m in record.moves],
+            black=record.black.text,
+            white=record.white.text,
+            result=None
+            if result is None
+            else ResultForm(
+                termination=result.termination,
+                winner=None if result.winner is None else _WINNERS[result.winner],
+                black=result.discs.black,
+                white=result.discs.white,
+            ),
+            started=record.started.isoformat(),
+            ended=None if record.ended is None else record.ended.isoformat(),
+        )
+
+    def record(self, at: str = "$") -> GameRecord:
+        """The record this form gives, ``at`` the path of the form in its file.
+
+        Raises RecordError naming the path of the first field that is not what it
+        should be, or saying why the moves and the result do not go together.
+        """
+        record = GameRecord(
+            start=_at(f"{at}.start", parse_position, self.start),
+            moves=parse_moves(self.moves, f"{at}.moves"),
+            black=_at(f"{at}.black", _player_of, self.black),
+            white=_at(f"{at}.white", _player_of, self.white),
+            result=None if self.result is None else _at(f"{at}.result", _result_of, self.result),
+            started=_at(f"{at}.started", datetime.fromisoformat, self.started),
+            ended=None
+            if self.ended is None
+            else _at(f"{at}.ended", datetime.fromisoformat, self.ended),
+        )
         final = record.game().position
         result = record.result
         if result is None:
@@ -199,40 +271,38 @@ class GameRecord:
         return record
 
 
-def _parse_moves(names: Iterable[str]) -> list[Move]:
-    if isinstance(names, str):
-        raise TypeError("moves must be a list of squares")
-    return [PASS if name == "pass" else parse_square(name) for name in names]
+def parse_moves(names: Sequence[str], at: str = "$") -> tuple[Move, ...]:
+    """Plies as records and saves write them (``f5``, ``pass``); RecordError naming the
+    path of the first that is not a square (``$.moves[3]``)."""
+    return tuple(_at(f"{at}[{i}]", _move_of, name) for i, name in enumerate(names))
 
 
-def _spec_from(data: str | dict[str, Any]) -> PlayerSpec:
+_T = TypeVar("_T")
+_V = TypeVar("_V")
+
+
+def _at(path: str, convert: Callable[[_V], _T], value: _V) -> _T:
+    """``convert(value)``; its ValueError as a RecordError naming ``path``, as msgspec does."""
+    try:
+        return convert(value)
+    except ValueError as error:
+        raise RecordError(f"{error} - at `{path}`") from None
+
+
+def _move_of(name: str) -> Move:
+    return PASS if name == "pass" else parse_square(name)
+
+
+def _player_of(form: str | OldPlayerForm) -> PlayerSpec:
     """A player: its text form, or the dict of fields the first releases wrote."""
-    if isinstance(data, str):
-        return PlayerSpec.from_text(data)
-    think, depth = data["think_time"], data.get("depth")
-    if think is not None and (isinstance(think, bool) or not isinstance(think, int | float)):
-        raise TypeError("think_time must be a number")
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)):
-        raise TypeError("depth must be a whole number")
-    return PlayerSpec(PlayerKind(data["kind"]), str(data["level"]), think, depth)
+    if isinstance(form, str):
+        return PlayerSpec.from_text(form)
+    return PlayerSpec(form.kind, form.level, form.think_time, form.depth)
 
 
-def _result_dict(result: Result) -> dict[str, Any]:
-    return {
-        "termination": result.termination.value,
-        "winner": None if result.winner is None else result.winner.name.lower(),
-        "black": result.discs.black,
-        "white": result.discs.white,
-    }
-
-
-def _result_from(data: dict[str, Any]) -> Result:
-    winner = data["winner"]
-    discs = Outcome(int(data["black"]), int(data["white"]))
-    if not (discs.black >= 0 and discs.white >= 0 and discs.black + discs.white <= 64):
+def _result_of(form: ResultForm) -> Result:
+    discs = Outcome(form.black, form.white)
+    if discs.black + discs.white > 64:
         raise ValueError("disc counts out of range")
-    return Result(
-        Termination(data["termination"]),
-        None if winner is None else Color[str(winner).upper()],
-        discs,
-    )
+    winner = None if form.winner is None else Color[form.winner.upper()]
+    return Result(form.termination, winner, discs)

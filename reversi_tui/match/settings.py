@@ -37,6 +37,7 @@ from reversi_tui.engine.ai.names import LEVEL_NAMES
 
 __all__ = [
     "LEVEL_NAMES",
+    "MOST_THINK_SECONDS",
     "PLAYER_CHOICES",
     "PLAYER_FORMS",
     "MatchSettings",
@@ -44,6 +45,9 @@ __all__ = [
     "PlayerSpec",
 ]
 
+#: The most seconds a computer is given to think a move (an hour): the most the command
+#: line takes (``--think-time``, ``hard/2s``), and what a save is held to.
+MOST_THINK_SECONDS: Final = 3600.0
 #: The simple choices (the new-game dialog's): a human, or the computer at a level.
 PLAYER_CHOICES = ("human", *LEVEL_NAMES)
 #: How a player is written, for messages.

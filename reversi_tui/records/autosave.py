@@ -11,8 +11,12 @@ offered, claimed or removed.
 
 Reading is strict about the game and gentle with the player: a save that is
 damaged, foreign or from a newer version is renamed aside with a timestamp
-(never deleted) and reported in one line in ``AutosaveStore.problems``; the good
-saves are still offered.
+(never deleted) and reported in one line in ``AutosaveStore.problems`` (a wrong
+field named by its path, ``$.record.moves[3]``); the good saves are still offered.
+The file is checked by msgspec (``SaveForm``, with the record's ``RecordForm``) as
+the network protocol's messages are; fields it does not know are let be. A computer
+saved thinking longer than the command line allows (``MOST_THINK_SECONDS``) plays
+on at that most, and a line in ``problems`` says so.
 """
 
 from __future__ import annotations
@@ -23,15 +27,17 @@ import json
 import os
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Annotated, Any
 
-from reversi_tui.engine import PASS, Color, Game, Move, parse_square, square_name
-from reversi_tui.match.record import GameRecord, RecordError
-from reversi_tui.match.settings import PlayerSpec
+import msgspec
+
+from reversi_tui.engine import PASS, Color, Game, Move, square_name
+from reversi_tui.match.record import GameRecord, RecordError, RecordForm, parse_moves
+from reversi_tui.match.settings import MOST_THINK_SECONDS, PlayerSpec
 from reversi_tui.records.atomic import TEMP_SUFFIX, atomic_write, set_aside
 from reversi_tui.records.paths import StorageError, storage_error
 
@@ -57,6 +63,21 @@ STALE_TEMP_SECONDS = 3600
 
 class SaveFileError(ValueError):
     """A save file that cannot be used; ``str()`` says why in a few words."""
+
+
+class SaveForm(msgspec.Struct, frozen=True, kw_only=True):
+    """A save file as JSON (versions 1 and 2 alike: a player is its text form or, as
+    version 1 wrote it, a dict of fields; ``RecordForm`` reads both)."""
+
+    format: str
+    version: int
+    record: RecordForm
+    #: The taken-back plies, in the order redo plays them (``f5``, ``pass``).
+    redo: list[str]
+    #: The plies shown when saved while reviewing; None when live.
+    review: Annotated[int, msgspec.Meta(ge=0)] | None
+    #: When it was written (ISO 8601); not needed to play on.
+    saved: str | None = None
 
 
 @dataclass(frozen=True)
@@ -104,40 +125,66 @@ class SavedGame:
     # The file's form ------------------------------------------------------------------
     def to_json(self, saved: datetime | None = None) -> str:
         """The save file's text; ``saved`` (default now) is when it was written."""
-        data = {
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
-            "record": self.record.to_dict(),
-            "redo": [square_name(move) for move in self.redo],
-            "review": self.review,
-            "saved": (saved or datetime.now(UTC)).isoformat(),
-        }
-        return json.dumps(data) + "\n"
+        form = SaveForm(
+            format=SAVE_FORMAT,
+            version=SAVE_VERSION,
+            record=RecordForm.of(self.record),
+            redo=[square_name(move) for move in self.redo],
+            review=self.review,
+            saved=(saved or datetime.now(UTC)).isoformat(),
+        )
+        return json.dumps(msgspec.to_builtins(form)) + "\n"
 
     @classmethod
     def from_json(cls, raw: bytes) -> SavedGame:
         """Read a save file's bytes: raises SaveFileError saying what is wrong with them."""
+        return cls.read_json(raw)[0]
+
+    @classmethod
+    def read_json(cls, raw: bytes) -> tuple[SavedGame, tuple[str, ...]]:
+        """Read a save file's bytes, and say what was changed to play it safely: a
+        computer saved thinking longer than ``MOST_THINK_SECONDS`` thinks that long
+        (one line each). Raises SaveFileError saying what is wrong with them, a wrong
+        field named by its path."""
         data = _decode(raw)
         try:
-            record = GameRecord.from_dict(data["record"])
-            redo = tuple(_parse_moves(data["redo"]))
-            review = data["review"]
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise SaveFileError(f"its game is not valid ({_reason(error)})") from None
-        if review is not None and (isinstance(review, bool) or not isinstance(review, int)):
-            raise SaveFileError("its review ply is not a whole number")
-        saved = cls(record, redo, review)
+            form = msgspec.convert(data, SaveForm)
+            record = form.record.record("$.record")
+            redo = parse_moves(form.redo, "$.redo")
+        except (msgspec.ValidationError, RecordError) as error:
+            raise SaveFileError(f"its game is not valid ({error})") from None
+        record, notes = _bounded(record)
+        saved = cls(record, redo, form.review)
         try:
             game = saved.game()
         except RecordError as error:
             raise SaveFileError(f"its game is not valid ({error})") from None
-        if review is not None and not 0 <= review <= len(game.plies):
+        if form.review is not None and form.review > len(game.plies):
             raise SaveFileError("its review ply is outside the game")
-        return saved
+        return saved, notes
+
+
+def _bounded(record: GameRecord) -> tuple[GameRecord, tuple[str, ...]]:
+    """``record`` with each computer thinking at most ``MOST_THINK_SECONDS`` a move, as
+    the command line allows, and a line for each one held to it."""
+    notes: list[str] = []
+
+    def bound(colour: Color) -> PlayerSpec:
+        spec = record.player(colour)
+        if spec.think_time is None or spec.think_time <= MOST_THINK_SECONDS:
+            return spec
+        notes.append(
+            f"{colour.title} was saved thinking {spec.think_time:g} seconds a move; "
+            f"it thinks {MOST_THINK_SECONDS:g}, the most allowed"
+        )
+        return replace(spec, think_time=MOST_THINK_SECONDS)
+
+    black, white = bound(Color.BLACK), bound(Color.WHITE)
+    return replace(record, black=black, white=white), tuple(notes)
 
 
 def _decode(raw: bytes) -> dict[str, Any]:
-    """The JSON object of one of our saves at our version, or SaveFileError."""
+    """The JSON object of one of our saves at a version we read, or SaveFileError."""
     if not raw.strip():
         raise SaveFileError("it is empty")
     try:
@@ -159,16 +206,6 @@ def _decode(raw: bytes) -> dict[str, Any]:
     if version > SAVE_VERSION:
         raise SaveFileError(f"a newer reversi-tui wrote it (save version {version})")
     return data
-
-
-def _parse_moves(names: Any) -> list[Move]:
-    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise TypeError("redo must be a list of squares")
-    return [PASS if name == "pass" else parse_square(name) for name in names]
-
-
-def _reason(error: Exception) -> str:
-    return f"missing {error}" if isinstance(error, KeyError) else str(error)
 
 
 # Locks ------------------------------------------------------------------------------
@@ -281,6 +318,8 @@ class Resumable:
     path: Path
     saved: SavedGame
     modified: datetime
+    #: What was changed to play it safely (``SavedGame.read_json``), one line each.
+    notes: tuple[str, ...] = ()
 
 
 class AutosaveStore:
@@ -312,9 +351,9 @@ class AutosaveStore:
         """Unfinished games whose lock nobody holds, the most recently saved first.
 
         A game open in another process is not looked at. A save that cannot be
-        used is set aside, with one line in ``problems``; a finished game is left
-        alone and not offered. Raises StorageError if the directory cannot be read
-        (a missing one holds no games).
+        used is set aside, with one line in ``problems`` (as is each change made to
+        play a game safely); a finished game is left alone and not offered. Raises
+        StorageError if the directory cannot be read (a missing one holds no games).
         """
         try:
             names = sorted(os.listdir(self.directory))
@@ -337,6 +376,7 @@ class AutosaveStore:
                 lock.release()
             if item is not None and not item.saved.record.is_finished:
                 found.append(item)
+                self.problems.extend(f"The saved game {name}: {note}." for note in item.notes)
         found.sort(key=lambda item: item.modified, reverse=True)
         return found
 
@@ -418,11 +458,11 @@ class AutosaveStore:
         try:
             if len(raw) > MAX_SAVE_BYTES:
                 raise SaveFileError("it is far too large")
-            saved = SavedGame.from_json(raw)
+            saved, notes = SavedGame.read_json(raw)
         except SaveFileError as error:
             self._set_aside(path, str(error))
             return None
-        return Resumable(path, saved, modified)
+        return Resumable(path, saved, modified, notes)
 
     def _set_aside(self, path: Path, why: str) -> None:
         try:

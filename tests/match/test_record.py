@@ -3,6 +3,7 @@ round-trip through the move list and the JSON form; bad records are rejected."""
 
 import json
 import random
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from reversi_tui.match import (
     Result,
     Termination,
 )
+from reversi_tui.match.record import parse_moves
 
 PLAIN = Path(__file__).parent.parent / "data" / "plain"
 STARTED = datetime(2024, 5, 17, 12, 30, 5, 250000, tzinfo=UTC)
@@ -233,6 +235,57 @@ def test_from_dict_rejects_a_wrong_field_of_an_old_player(key: str, value: objec
     data["white"][key] = value
     with pytest.raises(RecordError):
         GameRecord.from_dict(data)
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "where"),
+    [
+        (("moves", 2), "z9", "$.moves[2]"),
+        (("moves", 0), None, "$.moves[0]"),
+        (("moves",), "d3c3", "$.moves"),
+        (("start",), "not a position", "$.start"),
+        (("black",), "robot", "$.black"),
+        (
+            ("white",),
+            {"kind": "computer", "level": "hard", "think_time": True},
+            "$.white.think_time",
+        ),
+        (("white",), {"kind": "robot", "level": "hard", "think_time": None}, "$.white.kind"),
+        (("result", "black"), "many", "$.result.black"),
+        (("result", "white"), 65, "$.result.white"),
+        (("result", "termination"), "boredom", "$.result.termination"),
+        (("result", "winner"), "white", "$.result"),
+        (("ended",), "yesterday", "$.ended"),
+    ],
+)
+def test_a_wrong_field_is_named_by_its_path(
+    path: tuple[Any, ...], value: object, where: str
+) -> None:
+    data = wipeout_dict()
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(RecordError, match=re.escape(f" - at `{where}`")) as raised:
+        GameRecord.from_dict(data)
+    assert "\n" not in str(raised.value)
+
+
+def test_fields_a_later_release_may_add_are_let_be() -> None:
+    plain = wipeout_dict()
+    data = json.loads(json.dumps(plain))
+    data["event"] = "club night"
+    data["result"]["margin"] = 13
+    assert GameRecord.from_dict(data) == GameRecord.from_dict(plain)
+    old = old_wipeout_dict()
+    old["white"]["colour"] = "red"
+    assert GameRecord.from_dict(old).white == PLAYERS[Color.WHITE]
+
+
+def test_the_moves_of_records_and_saves_have_one_parser() -> None:
+    assert parse_moves(["d3", "pass", "C5"]) == (parse_square("d3"), PASS, parse_square("c5"))
+    with pytest.raises(RecordError, match=re.escape("- at `$.redo[1]`")):
+        parse_moves(["d3", "d9"], "$.redo")
 
 
 def test_from_dict_rejects_a_result_that_does_not_match_the_board() -> None:

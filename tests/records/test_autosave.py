@@ -5,10 +5,11 @@ dies with the process; damaged saves are set aside and reported, the good ones o
 import errno
 import json
 import os
+import re
 import select
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,9 +17,10 @@ from typing import Any
 
 import pytest
 
+from reversi_tui.cli import MOST_SECONDS
 from reversi_tui.engine import PASS, Color, Game, Ply, parse_position, parse_square, square_name
 from reversi_tui.engine.notation import parse_move_list
-from reversi_tui.match.settings import PlayerSpec
+from reversi_tui.match.settings import MOST_THINK_SECONDS, PlayerSpec
 from reversi_tui.records.autosave import (
     SAVE_FORMAT,
     SAVE_VERSION,
@@ -27,6 +29,7 @@ from reversi_tui.records.autosave import (
     AutosaveStore,
     Resumable,
     SavedGame,
+    SaveFileError,
 )
 from reversi_tui.records.paths import StorageError
 
@@ -314,6 +317,158 @@ def test_a_version_1_save_resumes_the_same(store: AutosaveStore, name: str) -> N
     [item] = AutosaveStore(store.directory).resumable()
     assert item.saved == original and item.path == path
     assert SavedGame.from_json(version_1(original)) == original
+
+
+#: Saves exactly as the releases before msgspec wrote them: the handicap game with a
+#: move taken back, shown at ply 1 (version 2 and version 1), and a resigned game.
+OLD_V2 = (
+    b'{"format": "reversi-tui autosave", "version": 2, "record": {"start": '
+    b'"O--------------------------OX------XO--------------------------O X", "moves": '
+    b'["d3", "c3"], "black": "human", "white": "hard/2.5s", "result": null, "started": '
+    b'"2026-11-23T09:15:30.125000+00:00", "ended": null}, "redo": ["b3"], "review": 1, '
+    b'"saved": "2026-11-24T08:00:00+00:00"}\n'
+)
+OLD_V1 = (
+    b'{"format": "reversi-tui autosave", "version": 1, "record": {"start": '
+    b'"O--------------------------OX------XO--------------------------O X", "moves": '
+    b'["d3", "c3"], "black": {"kind": "human", "level": "medium", "think_time": null, '
+    b'"depth": null}, "white": {"kind": "computer", "level": "hard", "think_time": 2.5, '
+    b'"depth": null}, "result": null, "started": "2026-11-23T09:15:30.125000+00:00", '
+    b'"ended": null}, "redo": ["b3"], "review": 1, "saved": "2026-11-26T08:11:52.804871+00:00"}'
+)
+OLD_RESIGNED = (
+    b'{"format": "reversi-tui autosave", "version": 2, "record": {"start": '
+    b'"---------------------------OX------XO--------------------------- X", "moves": '
+    b'["f5", "d6", "c3"], "black": "human", "white": "hard/2.5s", "result": {"termination": '
+    b'"resignation", "winner": "black", "black": 5, "white": 2}, "started": '
+    b'"2026-11-23T09:15:30.125000+00:00", "ended": "2026-11-23T09:20:00+00:00"}, "redo": [], '
+    b'"review": null, "saved": "2026-11-23T09:20:01+00:00"}\n'
+)
+
+
+def test_saves_the_earlier_releases_wrote_read_the_same_and_are_written_the_same() -> None:
+    handicap = saved_of(handicap_game(), review=1)
+    assert SavedGame.from_json(OLD_V2) == SavedGame.from_json(OLD_V1) == handicap
+    assert handicap.to_json(datetime(2026, 11, 24, 8, 0, tzinfo=UTC)).encode() == OLD_V2
+    resigned = SavedGame.from_json(OLD_RESIGNED)
+    assert resigned.record.result is not None
+    assert resigned.record.result.summary == "Black wins by resignation"
+    assert resigned.record.move_list() == "f5d6c3" and resigned.redo == ()
+    ended = datetime(2026, 11, 23, 9, 20, 1, tzinfo=UTC)
+    assert resigned.to_json(ended).encode() == OLD_RESIGNED  # the form is still version 2
+    assert SAVE_VERSION == 2
+
+
+def test_fields_a_later_release_may_add_are_let_be() -> None:
+    data = json.loads(OLD_V2)
+    data["clock"] = {"black": 12.5}
+    data["record"]["event"] = "club night"
+    assert SavedGame.from_json(json.dumps(data).encode()) == SavedGame.from_json(OLD_V2)
+
+
+def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    """An edit of the handicap save: ``path`` (``record.moves.1``) set to ``value``."""
+
+    def change(data: dict[str, Any]) -> None:
+        *parents, last = path.split(".")
+        target: Any = data
+        for key in parents:
+            target = target[int(key)] if isinstance(target, list) else target[key]
+        target[int(last) if isinstance(target, list) else last] = value
+
+    return change
+
+
+BAD_FIELDS: dict[str, tuple[Any, str]] = {
+    "a move not a square": (_set("record.moves.1", "z9"), "$.record.moves[1]"),
+    "a move not text": (_set("record.moves.0", 5), "$.record.moves[0]"),
+    "moves as one word": (_set("record.moves", "d3c3"), "$.record.moves"),
+    "a start not a board": (_set("record.start", "nonsense"), "$.record.start"),
+    "a player not one": (_set("record.white", 7), "$.record.white"),
+    "a level not ours": (_set("record.white", "godlike"), "$.record.white"),
+    "a start time not one": (_set("record.started", "yesterday"), "$.record.started"),
+    "a winner not a colour": (
+        _set("record.result", {"termination": "resignation", "winner": "green"}),
+        "$.record.result.winner",
+    ),
+    "a redo not a square": (_set("redo.0", "k9"), "$.redo[0]"),
+    "a review below 0": (_set("review", -1), "$.review"),
+    "a review not a number": (_set("review", "1"), "$.review"),
+    "a record not an object": (_set("record", []), "$.record"),
+    "an old player's think time not a number": (
+        _set("record.white", {"kind": "computer", "level": "hard", "think_time": "x"}),
+        "$.record.white.think_time",
+    ),
+}
+
+
+@pytest.mark.parametrize("damage", list(BAD_FIELDS))
+def test_a_bad_field_is_named_by_its_path_and_the_save_set_aside(
+    store: AutosaveStore, damage: str
+) -> None:
+    change, where = BAD_FIELDS[damage]
+    data = json.loads(OLD_V2)
+    change(data)
+    raw = json.dumps(data).encode()
+    with pytest.raises(SaveFileError, match=re.escape(f"`{where}`")):
+        SavedGame.from_json(raw)
+    bad = write_closed(store, saved_of(handicap_game()))
+    bad.write_bytes(raw)
+    assert store.resumable() == [] and not bad.exists()
+    [problem] = store.problems
+    assert f"`{where}`" in problem and "not deleted" in problem and "\n" not in problem
+
+
+def _thinking(seconds: Any, *, version_1: bool = False) -> bytes:
+    """The handicap save with White thinking ``seconds`` a move."""
+    data = json.loads(OLD_V1 if version_1 else OLD_V2)
+    if version_1:
+        data["record"]["white"]["think_time"] = seconds
+    else:
+        data["record"]["white"] = f"hard/{seconds}s"
+    return json.dumps(data).encode()
+
+
+@pytest.mark.parametrize("version_1", [False, True], ids=["text", "version 1 fields"])
+def test_a_think_time_past_the_command_lines_is_held_to_it_and_said(
+    store: AutosaveStore, version_1: bool
+) -> None:
+    assert MOST_THINK_SECONDS == MOST_SECONDS == 3600  # what --think-time takes
+    raw = _thinking(1e9 if version_1 else "1000000000", version_1=version_1)
+    saved, notes = SavedGame.read_json(raw)
+    assert saved.record.white == PlayerSpec.computer("hard", think_time=MOST_THINK_SECONDS)
+    assert saved.record.black == PlayerSpec.human()
+    assert saved.game().position == saved_of(handicap_game()).game().position
+    assert notes == (
+        "White was saved thinking 1e+09 seconds a move; it thinks 3600, the most allowed",
+    )
+    path = write_closed(store, saved_of(handicap_game()))
+    path.write_bytes(raw)
+    [item] = store.resumable()
+    assert item.saved == saved and path.read_bytes() == raw  # offered, not set aside
+    [problem] = store.problems
+    assert problem.startswith(f"The saved game {path.name}: White was saved thinking 1e+09")
+    claimed = store.claim(item)
+    assert claimed is not None
+    claimed.close()
+    at_most = _thinking(3600, version_1=version_1)
+    assert SavedGame.read_json(at_most)[1] == ()
+
+
+@pytest.mark.parametrize(
+    ("raw", "where"),
+    [
+        (_thinking(-1, version_1=True), "$.record.white"),
+        (_thinking(0, version_1=True), "$.record.white"),
+        (_thinking("-1"), "$.record.white"),
+        (_thinking("0"), "$.record.white"),
+        (_thinking("1e999"), "$.record.white"),
+    ],
+    ids=["-1", "0", "text -1", "text 0", "text infinite"],
+)
+def test_a_think_time_that_is_none_is_refused(raw: bytes, where: str) -> None:
+    with pytest.raises(SaveFileError, match=re.escape(f"`{where}`")):
+        SavedGame.from_json(raw)
 
 
 # Damaged saves ------------------------------------------------------------------------
