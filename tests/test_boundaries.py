@@ -7,8 +7,10 @@ even a lazy one at module level, fails here.
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -61,6 +63,8 @@ RULES["reversi_tui.net.protocol"] = [
     "reversi_tui.net.store",
     "reversi_tui.net.client",
 ]
+#: The full-screen app is handed its start-up (``commands/play.py`` reads the options).
+RULES["reversi_tui.tui"] = ["reversi_tui.commands", "reversi_tui.cli"]
 #: Parts whose rules need site-packages (platformdirs, tomli_w, msgspec: a game record's
 #: JSON form is a msgspec struct, so everything above the engine): run without ``-S``.
 #: The engine needs nothing but the standard library.
@@ -96,3 +100,67 @@ def test_a_forbidden_import_is_caught() -> None:
     code = BLOCKER.format(blocked=["textual"], part="reversi_tui.tui.app")
     done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True)
     assert done.returncode != 0 and "imported textual" in done.stderr
+
+
+# Imports anywhere in a file, even inside a function (the blocker above sees only those
+# that run when the modules load) -------------------------------------------------------
+
+PACKAGE = Path(__file__).parent.parent / "reversi_tui"
+
+
+def _source(module: str) -> Path:
+    path = PACKAGE.parent / Path(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def imports_in(module: str) -> set[str]:
+    """Every module ``module``'s file names in an import, wherever it stands."""
+    path = _source(module)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    named: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            named.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parts, *([base] if base else [])])
+            named.add(base)
+            named.update(f"{base}.{alias.name}" for alias in node.names)
+    return named
+
+
+def test_the_tui_never_imports_the_commands() -> None:
+    """Not even lazily: the command layer hands the app its start-up (issue 17, item 6)."""
+    for path in sorted((PACKAGE / "tui").rglob("*.py")):
+        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        module = module.removesuffix(".__init__")
+        found = {
+            name
+            for name in imports_in(module)
+            if name.split(".")[:2] in (["reversi_tui", "commands"], ["reversi_tui", "cli"])
+        }
+        assert not found, f"{module} imports {sorted(found)}"
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("reversi_tui.tui.app", "reversi_tui.commands.play"),
+        pytest.param(
+            "reversi_tui.tui.driver",
+            "reversi_tui.tui.input",
+            marks=pytest.mark.xfail(
+                strict=True, reason="input_driver() in tui/input.py imports tui/driver.py"
+            ),
+        ),
+    ],
+)
+def test_no_import_cycle(one: str, other: str) -> None:
+    assert not (other in imports_in(one) and one in imports_in(other))
+
+
+def test_a_lazy_import_is_seen() -> None:
+    """``imports_in`` sees an import inside a function: commands/play.py's of the app."""
+    assert "reversi_tui.tui.app" in imports_in("reversi_tui.commands.play")

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from reversi_tui.cli import build_parser, main
-from reversi_tui.commands.play import start_game, start_settings
+from reversi_tui.commands.play import run_game_app, start_game, start_settings
 from reversi_tui.engine import Color, format_position, handicap_position
 from reversi_tui.engine.game import Game
 from reversi_tui.engine.notation import parse_move_list
 from reversi_tui.match import GameRecord, MatchSettings, PlayerSpec
 from reversi_tui.records.formats import write_game
 from reversi_tui.records.pgn import read_pgn_all
-from reversi_tui.tui.app import ReversiApp, run_app
+from reversi_tui.tui.app import ReversiApp
 
 #: Two finished games, as PlayOK exports them.
 PLAYOK = Path(__file__).parent / "data" / "records" / "playok-2014-10-19.pgn"
@@ -171,7 +171,7 @@ def test_a_finished_game_loaded_in_the_app_shows_who_played_it(
     monkeypatch.setattr(ReversiApp, "run", run)
     monkeypatch.setattr(sys, "setswitchinterval", lambda _: None)
     args = build_parser().parse_args(["--data-dir", str(tmp_path / "data"), "--load", str(path)])
-    assert run_app(args) == 0
+    assert run_game_app(args, ascii_only=False) == 0
     [settings] = shown
     assert (settings.black, settings.white) == (hard, easy)
 

@@ -136,20 +136,18 @@ def test_help_says_ascii_is_chosen_automatically() -> None:
 def test_run_tui_hands_the_app_the_resolved_choice(
     monkeypatch: pytest.MonkeyPatch, flags: list[str], environ: dict[str, str], expected: bool
 ) -> None:
-    from reversi_tui.tui import app as app_module
-
     for name in ("LC_ALL", "LC_CTYPE", "LANG"):
         monkeypatch.delenv(name, raising=False)
     for name, value in environ.items():
         monkeypatch.setenv(name, value)
     seen: list[bool] = []
 
-    def fake_run_app(args: argparse.Namespace) -> int:
-        seen.append(args.ascii)
+    def fake_run_app(args: argparse.Namespace, *, ascii_only: bool, online: bool = False) -> int:
+        seen.append(ascii_only)
         return 0
 
     monkeypatch.setattr(play, "terminal_problem", lambda stdin, stdout: None)
-    monkeypatch.setattr(app_module, "run_app", fake_run_app)
+    monkeypatch.setattr(play, "run_game_app", fake_run_app)
     assert main(flags) == 0
     assert seen == [expected]
 

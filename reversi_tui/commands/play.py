@@ -160,7 +160,7 @@ def run_plain(args: argparse.Namespace) -> int:
     return plain.run(settings, game=None if start is None else start.game)
 
 
-def run_tui(args: argparse.Namespace) -> int:
+def run_tui(args: argparse.Namespace, *, online: bool = False) -> int:
     """The full-screen game; without a terminal, one line that points to --plain, and 2.
 
     Checked before Textual is imported: with standard input or output redirected it
@@ -171,22 +171,73 @@ def run_tui(args: argparse.Namespace) -> int:
         warn(problem)
         return 2
     with _screen_on_a_terminal() as screen:
-        args.ascii = use_ascii(
+        ascii_only = use_ascii(
             ascii_flag=args.ascii,
             unicode_flag=args.unicode,
             environ=os.environ,
             encoding=getattr(screen, "encoding", None),
             windows=sys.platform == "win32",
         )
-        from reversi_tui.tui.app import run_app
-
-        return run_app(args)
+        return run_game_app(args, ascii_only=ascii_only, online=online)
 
 
 def run_online(args: argparse.Namespace) -> int:
     """``reversi online``: the full-screen app, opened on the lobby."""
-    args.online = True
-    return run_tui(args)
+    return run_tui(args, online=True)
+
+
+def run_game_app(args: argparse.Namespace, *, ascii_only: bool, online: bool = False) -> int:
+    """The app, started as the options say; the exit code for the command line.
+
+    Before the app starts: the data directory, the remembered settings, the game
+    to start from (``--load``, ``--moves``, ``--position``) and the unfinished
+    games to offer (none with ``--new``; the newest at once with ``--resume``).
+    """
+    try:
+        start = start_game(args)
+    except StartError as error:
+        warn(f"reversi: {error}")
+        return 2
+    from reversi_tui.records.keeper import GameKeeper
+    from reversi_tui.records.memory import SettingsMemory
+    from reversi_tui.records.paths import Places
+    from reversi_tui.records.settings_file import load_settings
+    from reversi_tui.tui.app import StartOptions, run_app, theme_names
+    from reversi_tui.tui.themes import DEFAULT_THEME
+    from reversi_tui.tui.widgets.board_art import ASCII, UNICODE
+
+    game = None if start is None else start.game
+    places = Places.resolve(args.data_dir)
+    stored, problem = load_settings(places.settings_file)
+    notices = [problem] if problem else []
+    settings = start_settings(args, start, "human", "medium", stored)
+    keeper = GameKeeper(places)
+    offer = [] if game is not None or args.new else keeper.resumable()
+    notices += keeper.problems
+    if args.resume and not offer:
+        notices.append("No unfinished game to resume: a new game starts.")
+    theme = args.theme or stored.theme or DEFAULT_THEME
+    if theme not in theme_names():
+        if args.theme:
+            names = ", ".join(sorted(theme_names()))
+            warn(f"reversi: unknown theme {theme!r}; choose one of: {names}")
+            return 2
+        theme = DEFAULT_THEME  # a remembered theme that is gone
+    options = StartOptions(
+        glyphs=ASCII if ascii_only else UNICODE,
+        delay=args.delay if "--delay" in args.tui_only or stored.pace is None else stored.pace,
+        reply_delay=args.reply_delay,
+        theme=theme,
+        mouse=not args.no_mouse,
+        game=game,
+        resume=offer[0] if args.resume and offer else None,
+        offer=[] if args.resume else offer,
+        online=online,
+        socket=args.socket if online else None,
+        notices=notices,
+    )
+    memory = SettingsMemory(places.settings_file, stored)
+    return run_app(settings, options, keeper=keeper, memory=memory)
 
 
 @contextmanager

@@ -6,10 +6,10 @@ app only decides what the terminal shows and how it looks.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual import events
@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.filter import LineFilter
 from textual.screen import Screen
-from textual.theme import Theme
+from textual.theme import BUILTIN_THEMES, Theme
 
 from reversi_tui.engine import Color, Game
 from reversi_tui.match import MatchSettings
@@ -27,9 +27,6 @@ from reversi_tui.players import make_source
 from reversi_tui.records.autosave import Resumable
 from reversi_tui.records.keeper import GameKeeper
 from reversi_tui.records.memory import SettingsMemory
-from reversi_tui.records.paths import Places
-from reversi_tui.records.settings_file import load_settings
-from reversi_tui.terminal import warn
 from reversi_tui.tui.ascii import (
     ASCII_CLASS,
     AsciiFilter,
@@ -47,7 +44,7 @@ from reversi_tui.tui.screens.resume import ResumeScreen
 from reversi_tui.tui.signals import install_exit_signals, remove_exit_signals
 from reversi_tui.tui.themes import BOARD_VARIABLES, DEFAULT_THEME, THEMES
 from reversi_tui.tui.thinking import Advisor, default_advisor
-from reversi_tui.tui.widgets.board_art import ASCII, UNICODE, Glyphs
+from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
 from reversi_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 
 if TYPE_CHECKING:
@@ -130,6 +127,7 @@ class ReversiApp(App[int]):
             reply_delay=reply_delay,
             keeper=keeper,
             memory=self.memory,
+            open_online=self.open_online,
         )
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -189,7 +187,8 @@ class ReversiApp(App[int]):
                 self.exit(0)
 
         screen = self.game_screen
-        self.push_screen(LobbyScreen(session, screen.advisor, screen.glyphs), left)
+        lobby = LobbyScreen(session, screen.advisor, screen.glyphs, reconnect=self.reconnect_online)
+        self.push_screen(lobby, left)
 
     async def _stay_connected(self, session: OnlineSession) -> None:
         from reversi_tui.net.client import ClientStopped
@@ -306,56 +305,63 @@ class ReversiApp(App[int]):
         self.push_screen(HelpScreen(self.game_screen.glyphs, mouse=self.mouse))
 
 
-def run_app(args: argparse.Namespace) -> int:
+@dataclass(frozen=True)
+class StartOptions:
+    """How the app starts, as the command line chose (``commands/play.py`` builds it).
+
+    ``game`` is a game to play on (``--load``, ``--moves``, ``--position``); ``resume``
+    an unfinished game resumed at once (``--resume``); ``offer`` the unfinished games
+    the Resume dialog offers; ``online`` opens the lobby at start (``reversi online``),
+    on ``socket`` (None: find the server, or start one); ``notices`` are shown once up.
+    """
+
+    glyphs: Glyphs = UNICODE
+    delay: float = 0.5
+    reply_delay: float = 0.4
+    theme: str = DEFAULT_THEME
+    mouse: bool = True
+    game: Game | None = None
+    resume: Resumable | None = None
+    offer: Sequence[Resumable] = ()
+    online: bool = False
+    socket: str | None = None
+    notices: Sequence[str] = ()
+
+
+def theme_names() -> frozenset[str]:
+    """The themes the app offers: Textual's and the game's own (``tui/themes.py``)."""
+    return frozenset([*BUILTIN_THEMES, *(theme.name for theme in THEMES)])
+
+
+def run_app(
+    settings: MatchSettings,
+    options: StartOptions,
+    *,
+    keeper: GameKeeper | None = None,
+    memory: SettingsMemory | None = None,
+) -> int:
     """Run the app on the terminal; the exit code for the command line.
 
-    Before the app starts: the data directory, the remembered settings, the game
-    to start from (``--load``, ``--moves``, ``--position``) and the unfinished
-    games to offer (none with ``--new``; the newest at once with ``--resume``).
+    ``keeper`` keeps the games (closed when the app ends), ``memory`` the settings.
     """
-    from reversi_tui.commands.play import StartError, start_game, start_settings
-
-    try:
-        start = start_game(args)
-    except StartError as error:
-        warn(f"reversi: {error}")
-        return 2
-    game = None if start is None else start.game
-    places = Places.resolve(args.data_dir)
-    stored, problem = load_settings(places.settings_file)
-    notices = [problem] if problem else []
-    settings = start_settings(args, start, "human", "medium", stored)
-    keeper = GameKeeper(places)
-    offer = [] if game is not None or args.new else keeper.resumable()
-    notices += keeper.problems
-    resume_now = offer[:1] if args.resume else []
-    if args.resume and not offer:
-        notices.append("No unfinished game to resume: a new game starts.")
-    theme = args.theme or stored.theme or DEFAULT_THEME
     app = ReversiApp(
         settings,
-        game=game,
-        glyphs=ASCII if args.ascii else UNICODE,
-        delay=args.delay if "--delay" in args.tui_only or stored.pace is None else stored.pace,
-        reply_delay=args.reply_delay,
+        game=options.game,
+        glyphs=options.glyphs,
+        delay=options.delay,
+        reply_delay=options.reply_delay,
         theme=DEFAULT_THEME,
-        mouse=not args.no_mouse,
+        mouse=options.mouse,
         keeper=keeper,
-        memory=SettingsMemory(places.settings_file, stored),
-        offer=[] if args.resume else offer,
-        notices=notices,
+        memory=memory,
+        offer=options.offer,
+        notices=options.notices,
     )
-    if theme not in app.available_themes:
-        if args.theme:
-            names = ", ".join(sorted(app.available_themes))
-            warn(f"reversi: unknown theme {theme!r}; choose one of: {names}")
-            return 2
-        theme = DEFAULT_THEME  # a remembered theme that is gone
+    theme = options.theme if options.theme in app.available_themes else DEFAULT_THEME
     app.theme = app.start_theme = theme
-    if resume_now:
-        app.game_screen.resume_on_mount = resume_now[0]
-    if getattr(args, "online", False):
-        app.online_on_mount = (getattr(args, "socket", None),)
+    app.game_screen.resume_on_mount = options.resume
+    if options.online:
+        app.online_on_mount = (options.socket,)
     # The computer searches in a thread; handing the GIL over every millisecond instead of
     # every 5 keeps keys answered while it thinks, for a negligible cost to the search.
     sys.setswitchinterval(0.001)

@@ -15,8 +15,9 @@ from textual.pilot import Pilot
 from textual.widgets import Footer, Static
 
 from reversi_tui.cli import build_parser
+from reversi_tui.commands.play import run_game_app
 from reversi_tui.tui import app as app_module
-from reversi_tui.tui.app import ReversiApp, run_app
+from reversi_tui.tui.app import ReversiApp
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.help import HelpScreen, Legend
 from reversi_tui.tui.screens.new_game import NewGameScreen
@@ -150,7 +151,7 @@ def test_no_mouse_reaches_the_app_and_the_terminal(
     monkeypatch.setattr(app_module.ReversiApp, "run", fake_run)
     monkeypatch.setattr(sys, "setswitchinterval", lambda interval: None)
     args = build_parser().parse_args(["--no-mouse", "--data-dir", str(tmp_path)])
-    assert run_app(args) == 0
+    assert run_game_app(args, ascii_only=False) == 0
     assert seen == {"app": False, "driver": False}
 
 

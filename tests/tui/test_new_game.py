@@ -19,12 +19,13 @@ from textual.widget import Widget
 from textual.widgets import Button, Select
 
 from reversi_tui.cli import build_parser
+from reversi_tui.commands.play import run_game_app
 from reversi_tui.engine import Color, Game, parse_position, parse_square
 from reversi_tui.match import MatchSettings, PlayerSpec
 from reversi_tui.records.paths import Places
 from reversi_tui.records.settings_file import StoredSettings, save_settings
 from reversi_tui.tui import app as app_module
-from reversi_tui.tui.app import ReversiApp, run_app
+from reversi_tui.tui.app import ReversiApp
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game_over import GameOverScreen
 from reversi_tui.tui.screens.new_game import NewGameScreen
@@ -344,5 +345,5 @@ def test_the_remembered_pace_starts_the_next_run_unless_delay_is_given(
     places = Places.resolve(args.data_dir)
     places.settings_file.parent.mkdir(parents=True, exist_ok=True)
     save_settings(places.settings_file, StoredSettings(pace=2.0))
-    assert run_app(args) == 0
+    assert run_game_app(args, ascii_only=False) == 0
     assert seen == [pace]

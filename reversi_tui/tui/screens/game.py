@@ -124,10 +124,12 @@ class GameScreen(Screen[None]):
         reply_delay: float = 0.0,
         keeper: GameKeeper | None = None,
         memory: SettingsMemory | None = None,
+        open_online: Callable[[], None] | None = None,
     ) -> None:
         """``keeper`` saves every match this screen runs; ``memory`` remembers the
-        new-game dialog's choices."""
+        new-game dialog's choices; ``open_online`` opens the lobby (None: no online play)."""
         super().__init__()
+        self.open_online = open_online
         self.keeper = keeper
         self.memory = memory
         #: An unfinished game to resume as soon as the screen is up (``--resume``).
@@ -733,9 +735,8 @@ class GameScreen(Screen[None]):
 
     def action_play_online(self) -> None:
         """The online lobby (the app connects, or starts a server, the first time)."""
-        open_online = getattr(self.app, "open_online", None)
-        if open_online is not None:
-            open_online()
+        if self.open_online is not None:
+            self.open_online()
 
     def _keeps_left_game(self) -> bool:
         """Whether the game on the board stays for resuming when another replaces it

@@ -13,6 +13,7 @@ the server, as the kernel says.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -55,8 +56,17 @@ class LobbyScreen(Screen[None]):
         Binding("q,escape", "leave", "Leave"),
     ]
 
-    def __init__(self, session: OnlineSession, advisor: Advisor, glyphs: Glyphs) -> None:
+    def __init__(
+        self,
+        session: OnlineSession,
+        advisor: Advisor,
+        glyphs: Glyphs,
+        *,
+        reconnect: Callable[[], None] | None = None,
+    ) -> None:
+        """``reconnect`` asks again and connects again once the client stopped (r)."""
         super().__init__()
+        self.reconnect = reconnect
         self.session = session
         self.advisor = advisor
         self.glyphs = glyphs
@@ -310,9 +320,8 @@ class LobbyScreen(Screen[None]):
 
     def action_refresh(self) -> None:
         if self.session.client.stopped:
-            reconnect = getattr(self.app, "reconnect_online", None)
-            if reconnect is not None:
-                reconnect()
+            if self.reconnect is not None:
+                self.reconnect()
             return
         self.session.refresh()
 
