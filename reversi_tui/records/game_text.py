@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from reversi_tui.engine import PASS, Color, Game, Move, Position, square_name
-from reversi_tui.match.record import GameRecord, RecordError, Result
+from reversi_tui.match.record import GameRecord, RecordError, Result, Termination
 from reversi_tui.match.settings import MatchSettings, PlayerSpec, handicap_of
 
 #: Spellings of a pass in game files (any case).
@@ -120,18 +120,42 @@ def _why_not(game: Game, move: Move) -> str:
     return ""
 
 
-def record_of(game: Game, black: PlayerSpec, white: PlayerSpec, started: datetime) -> GameRecord:
-    """The record of a replayed game; a finished board gives its result."""
+def record_of(
+    game: Game,
+    black: PlayerSpec,
+    white: PlayerSpec,
+    started: datetime,
+    forfeit: Result | None = None,
+) -> GameRecord:
+    """The record of a replayed game; a finished board gives its result, and
+    ``forfeit`` a game that ended before its board did (a resignation)."""
     outcome = game.outcome()
+    result = forfeit if outcome is None else Result.from_board(outcome)
     return GameRecord(
         start=game.start,
         moves=tuple(game.moves),
         black=black,
         white=white,
-        result=None if outcome is None else Result.from_board(outcome),
+        result=result,
         started=started,
-        ended=started if outcome is not None else None,
+        ended=started if result is not None else None,
     )
+
+
+def forfeit_of(game: Game, termination: str | None, written: str | None) -> Result | None:
+    """A game that ended before its board did, as a file says it (a ``Termination`` such
+    as ``resignation`` and a final score whose larger side won); None otherwise."""
+    if game.is_over or termination is None or written is None:
+        return None
+    try:
+        how = Termination(termination.strip().lower())
+    except ValueError:
+        return None
+    scores = re.match(r"^(\d{1,2})-(\d{1,2})$", written.strip())
+    if how is Termination.NORMAL or scores is None or scores[1] == scores[2]:
+        return None
+    loser = Color.WHITE if int(scores[1]) > int(scores[2]) else Color.BLACK
+    return Result.forfeit(loser, how, game.position.outcome())
 
 
 _DATE = re.compile(

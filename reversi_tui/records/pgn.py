@@ -52,6 +52,7 @@ from reversi_tui.records.game_text import (
     FormatError,
     ImportedGame,
     check_result,
+    forfeit_of,
     no_such_game,
     parse_date,
     parse_player_tag,
@@ -157,6 +158,7 @@ def _read(tags: dict[str, str], words: list[str]) -> ImportedGame:
         parse_player_tag(tags.get("BlackPlayer")),
         parse_player_tag(tags.get("WhitePlayer")),
         parse_date(" ".join(tags[key] for key in ("Date", "Time") if key in tags)),
+        forfeit_of(game, tags.get("Termination"), written),
     )
     return ImportedGame(record, tags)
 
@@ -177,6 +179,11 @@ def write_pgn(
     game = record.game()
     outcome = game.outcome()
     result = "*" if outcome is None else f"{outcome.black}-{outcome.white}"
+    ended = record.result
+    forfeited = ended is not None and outcome is None
+    if forfeited:
+        assert ended is not None
+        result = "{}-{}".format(*ended.final_score)
     pairs: dict[str, str] = {
         "Event": "reversi-tui game" if players else "?",
         "Date": pgn_date(record.started),
@@ -186,8 +193,11 @@ def write_pgn(
     }
     pairs.update((k, v) for k, v in (tags or {}).items() if k not in _GGF_SAID)
     pairs["Result"] = result
-    for key in ("BlackPlayer", "WhitePlayer", "Position"):
+    for key in ("BlackPlayer", "WhitePlayer", "Position", "Termination"):
         pairs.pop(key, None)
+    if forfeited:
+        assert ended is not None
+        pairs["Termination"] = ended.termination.value
     if players:
         pairs["BlackPlayer"] = player_tag(record.black)
         pairs["WhitePlayer"] = player_tag(record.white)

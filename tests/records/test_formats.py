@@ -329,3 +329,21 @@ def test_each_format_reads_back_as_itself(fmt: GameFormat) -> None:
 def test_an_unknown_format_names_the_choices() -> None:
     with pytest.raises(ValueError, match="choose from pgn, ggf, moves, position"):
         write_game(record(random_game(3, plies=4)), "sgf")
+
+
+@pytest.mark.parametrize("loser", [Color.BLACK, Color.WHITE])
+def test_a_resigned_game_is_written_with_its_score_and_reads_back_resigned(loser: Color) -> None:
+    from reversi_tui.match.record import Termination
+
+    game = Game.from_moves(None, parse_move_list("f5d6c3d3c4"))
+    result = Result.forfeit(loser, Termination.RESIGNATION, game.position.outcome())
+    record = GameRecord.of(game, {c: PlayerSpec.human() for c in Color}, result=result)
+    text = write_pgn(record)
+    score = "{}-{}".format(*result.final_score)
+    assert f'[Result "{score}"]' in text and '[Termination "resignation"]' in text
+    back = read_pgn(text).record
+    assert back.result is not None
+    assert back.result.termination is Termination.RESIGNATION
+    assert back.result.winner is loser.opponent
+    assert back.result.final_score == result.final_score
+    assert back.moves == record.moves
