@@ -10,11 +10,11 @@ from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from reversi_tui.net.protocol import ChallengeColor
-from reversi_tui.tui.screens.confirm import DIALOG_CSS, ConfirmScreen, dismiss_once
+from reversi_tui.tui.screens.confirm import ConfirmScreen
+from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.widgets.footer import KeyFooter
 
 
@@ -27,10 +27,10 @@ def colours_words(challenger: str, color: ChallengeColor, me: str = "you") -> st
     return f"{challenger} plays {color.title()}, {me} {verb} {other}"
 
 
-class ColourScreen(ModalScreen[ChallengeColor | None]):
+class ColourScreen(Dialog[ChallengeColor | None]):
     """Which colour to play against ``opponent``: b, w or r; Esc cancels."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="ColourScreen", width=56)
+    DEFAULT_CSS = "ColourScreen > .dialog { width: 56; }"
     AUTO_FOCUS = "#random"
     BINDINGS = [
         Binding("b", "pick('black')", "Black"),
@@ -61,17 +61,17 @@ class ColourScreen(ModalScreen[ChallengeColor | None]):
         choice: ChallengeColor = (
             "black" if colour == "black" else "white" if colour == "white" else "random"
         )
-        dismiss_once(self, choice)
+        self.dismiss(choice)
 
     def action_cancel(self) -> None:
-        dismiss_once(self, None)
+        self.dismiss(None)
 
 
 class ChallengedScreen(ConfirmScreen):
     """``challenger`` challenges you: True accepts, False declines; Accept has the focus,
     so Enter accepts too."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="ChallengedScreen", width=56)
+    DEFAULT_CSS = "ChallengedScreen > .dialog { width: 56; }"
     AUTO_FOCUS = "#yes"
     BINDINGS = [
         Binding("y", "answer(True)", "Accept"),

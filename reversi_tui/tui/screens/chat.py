@@ -5,18 +5,17 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from reversi_tui.net.protocol import MAX_CHAT
-from reversi_tui.tui.screens.confirm import DIALOG_CSS, dismiss_once
+from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.widgets.footer import KeyFooter
 
 
-class ChatScreen(ModalScreen[str | None]):
+class ChatScreen(Dialog[str | None]):
     """Type one line (at most ``MAX_CHAT`` characters); dismisses with it, or None."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="ChatScreen", width=60)
+    DEFAULT_CSS = "ChatScreen > .dialog { width: 60; }"
     AUTO_FOCUS = "#line"
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
@@ -32,7 +31,7 @@ class ChatScreen(ModalScreen[str | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        dismiss_once(self, event.value.strip() or None)
+        self.dismiss(event.value.strip() or None)
 
     def action_cancel(self) -> None:
-        dismiss_once(self, None)
+        self.dismiss(None)

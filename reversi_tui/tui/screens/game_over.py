@@ -11,12 +11,11 @@ from typing import Literal
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from reversi_tui.engine import Color
 from reversi_tui.match import Result, Termination
-from reversi_tui.tui.screens.confirm import DIALOG_CSS, dismiss_once
+from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.widgets.footer import KeyFooter
 from reversi_tui.tui.words import plural, score_words
 
@@ -59,18 +58,15 @@ def result_text(result: Result) -> str:
     return details
 
 
-class GameOverScreen(ModalScreen[Choice]):
+class GameOverScreen(Dialog[Choice]):
     """Review the game (the default), start a new game, or quit."""
 
-    DEFAULT_CSS = (
-        DIALOG_CSS.format(name="GameOverScreen", width=43)
-        + """
+    DEFAULT_CSS = """
     GameOverScreen { align: right middle; background: $background 0%; }
-    GameOverScreen > .dialog { padding: 0 1; }
+    GameOverScreen > .dialog { width: 43; padding: 0 1; }
     GameOverScreen #headline { text-style: bold; color: $success; }
     GameOverScreen .buttons Button { margin: 0 0 0 1; min-width: 0; }
     """
-    )
     AUTO_FOCUS = "#review"
     BINDINGS = [
         Binding("r,escape", "choose('review')", "Review"),
@@ -100,7 +96,7 @@ class GameOverScreen(ModalScreen[Choice]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         choices: dict[str | None, Choice] = {"new": "new", "quit": "quit"}
-        dismiss_once(self, choices.get(event.button.id, "review"))
+        self.dismiss(choices.get(event.button.id, "review"))
 
     def action_choose(self, choice: Choice) -> None:
-        dismiss_once(self, choice)
+        self.dismiss(choice)

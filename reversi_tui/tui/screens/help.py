@@ -14,11 +14,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from reversi_tui.tui.screens.confirm import dismiss_once
+from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.widgets.board import mark_css
 from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
 from reversi_tui.tui.widgets.footer import KeyFooter
@@ -198,11 +197,10 @@ class Legend(Widget):
         return table
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Dialog[None]):
     """A modal over the game so closing it returns exactly where the player was."""
 
     DEFAULT_CSS = """
-    HelpScreen { align: center middle; background: $background 60%; }
     HelpScreen > VerticalScroll {
         width: 78;
         max-width: 100%;
@@ -244,7 +242,7 @@ class HelpScreen(ModalScreen[None]):
         yield KeyFooter()
 
     def action_close(self) -> None:
-        dismiss_once(self, None)
+        self.dismiss(None)
 
 
 def _notes(notes: tuple[str, ...]) -> Group:

@@ -27,14 +27,14 @@ from reversi_tui.net.online import Notice, OnlineSession
 from reversi_tui.net.protocol import ChallengeColor
 from reversi_tui.net.remote import GameLink
 from reversi_tui.tui.screens.challenge import ChallengedScreen, ColourScreen
-from reversi_tui.tui.screens.confirm import dismiss_once
+from reversi_tui.tui.screens.dialog import ClosesOnce
 from reversi_tui.tui.screens.online_game import OnlineGameScreen
 from reversi_tui.tui.thinking import Advisor
 from reversi_tui.tui.widgets.board_art import Glyphs
 from reversi_tui.tui.widgets.footer import KeyFooter
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(ClosesOnce, Screen[None]):
     """Online play's first screen."""
 
     DEFAULT_CSS = """
@@ -179,7 +179,7 @@ class LobbyScreen(Screen[None]):
             case protocol.ChallengeClosed():
                 dialog = self._dialogs.pop(event.challenge, None)
                 if dialog is not None:
-                    dismiss_once(dialog, False)  # withdrawn or expired: nothing left to answer
+                    dialog.dismiss(False)  # withdrawn or expired: nothing left to answer
             case Notice():
                 self.session.status = event.text
             case protocol.ChatMessage(game=None):
@@ -327,7 +327,7 @@ class LobbyScreen(Screen[None]):
 
     def action_leave(self) -> None:
         self._ready = False
-        dismiss_once(self, None)
+        self.dismiss(None)
 
 
 #: The row key prefix of a game waiting to be resumed (keyed by origin, not a number).

@@ -8,12 +8,11 @@ from dataclasses import dataclass, replace
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
 from reversi_tui.engine import Color
 from reversi_tui.match import LEVEL_NAMES, MatchSettings, PlayerKind, PlayerSpec
-from reversi_tui.tui.screens.confirm import DIALOG_CSS, answered, dismiss_once
+from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.widgets.footer import KeyFooter
 from reversi_tui.tui.widgets.select import SafeSelect
 
@@ -59,7 +58,7 @@ def think_time_of(settings: MatchSettings) -> float | None:
     return next((p.think_time for p in computers if p.think_time is not None), None)
 
 
-class NewGameScreen(ModalScreen[NewGame | None]):
+class NewGameScreen(Dialog[NewGame | None]):
     """A confirmation dialog with the new game's settings.
 
     The fields start from the current settings, the handicap, the think time and
@@ -71,9 +70,8 @@ class NewGameScreen(ModalScreen[NewGame | None]):
     and an open list is framed so its options don't read as the rows below it.
     """
 
-    DEFAULT_CSS = (
-        DIALOG_CSS.format(name="NewGameScreen", width=52)
-        + """
+    DEFAULT_CSS = """
+    NewGameScreen > .dialog { width: 52; }
     NewGameScreen Grid {
         grid-size: 2;
         grid-columns: 18 26;
@@ -101,7 +99,6 @@ class NewGameScreen(ModalScreen[NewGame | None]):
         border: round $accent !important;
     }
     """
-    )
     AUTO_FOCUS = "#black"
     BINDINGS = [
         Binding("y", "start", "Start"),
@@ -234,11 +231,11 @@ class NewGameScreen(ModalScreen[NewGame | None]):
             self.action_cancel()
 
     def action_start(self) -> None:
-        if not answered(self):  # a second Start in one burst finds the dialog gone
-            dismiss_once(self, NewGame(self.settings(), self.chosen_pace()))
+        if not self.answered:  # a second Start in one burst finds the dialog gone
+            self.dismiss(NewGame(self.settings(), self.chosen_pace()))
 
     def action_cancel(self) -> None:
-        dismiss_once(self, None)
+        self.dismiss(None)
 
 
 def _computers(*choices: object) -> int:

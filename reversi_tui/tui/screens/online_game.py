@@ -23,7 +23,8 @@ from reversi_tui.net import protocol
 from reversi_tui.net.online import Notice, OnlineSession
 from reversi_tui.net.remote import GameLink
 from reversi_tui.tui.screens.chat import ChatScreen
-from reversi_tui.tui.screens.confirm import ConfirmScreen, answered, dismiss_once
+from reversi_tui.tui.screens.confirm import ConfirmScreen
+from reversi_tui.tui.screens.dialog import ClosesOnce
 from reversi_tui.tui.screens.game import GameScreen
 from reversi_tui.tui.screens.game_over import Choice
 from reversi_tui.tui.thinking import Advisor
@@ -32,7 +33,7 @@ from reversi_tui.tui.thinking import Advisor
 NOT_ONLINE = "{what} is not available online: the server holds the game."
 
 
-class OnlineGameScreen(GameScreen):
+class OnlineGameScreen(ClosesOnce, GameScreen):
     """One online game, played or watched."""
 
     DEFAULT_CSS = """
@@ -219,11 +220,11 @@ class OnlineGameScreen(GameScreen):
 
     def action_leave(self) -> None:
         """Back to the lobby; an unfinished game goes on and can be resumed there."""
-        if answered(self):
+        if self.answered:
             return
         if self.link.my_colour is None:
             self.session.unwatch(self.link)
-        dismiss_once(self, None)
+        self.dismiss(None)
 
     def action_resign(self) -> None:
         mine = self.link.my_colour

@@ -19,7 +19,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -30,7 +29,7 @@ from reversi_tui.records.database import DatabaseError, RecordsDatabase, StoredG
 from reversi_tui.records.formats import ImportedGame, read_game
 from reversi_tui.records.paths import StorageError
 from reversi_tui.tui.ascii import ASCII_CLASS
-from reversi_tui.tui.screens.confirm import DIALOG_CSS, dismiss_once
+from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.screens.game_over import headline
 from reversi_tui.tui.screens.save_game import SUFFIXES, DialogInput, shown_path
 from reversi_tui.tui.widgets.footer import KeyFooter
@@ -190,12 +189,11 @@ def record_prompt(stored: StoredGame) -> Text:
     return text
 
 
-class OpenGameScreen(ModalScreen[Opened | None]):
+class OpenGameScreen(Dialog[Opened | None]):
     """Choose a saved file or a recorded game, or type a path; None when cancelled."""
 
-    DEFAULT_CSS = (
-        DIALOG_CSS.format(name="OpenGameScreen", width=76)
-        + """
+    DEFAULT_CSS = """
+    OpenGameScreen > .dialog { width: 76; }
     OpenGameScreen .dialog-text { margin: 1 0 0 0; }
     OpenGameScreen OptionList { height: auto; max-height: 12; margin-top: 1; }
     OpenGameScreen OptionList > .option-list--option-disabled { color: $accent; text-style: bold; }
@@ -207,7 +205,6 @@ class OpenGameScreen(ModalScreen[Opened | None]):
     OpenGameScreen .buttons { margin-top: 1; }
     OpenGameScreen .buttons Button { min-width: 0; }
     """
-    )
     AUTO_FOCUS = "#path"
     BINDINGS = [
         Binding("enter", "enter", "Open", key_display="Enter"),
@@ -309,7 +306,7 @@ class OpenGameScreen(ModalScreen[Opened | None]):
             self.action_cancel()
 
     def action_cancel(self) -> None:
-        dismiss_once(self, None)
+        self.dismiss(None)
 
     def action_open(self) -> None:
         """The typed path if there is one, else the chosen entry."""
@@ -336,7 +333,7 @@ class OpenGameScreen(ModalScreen[Opened | None]):
             stored = self.records[int(number)]
             record = stored.record
             source = f"the recorded game {stored.black_name} v {stored.white_name}"
-            dismiss_once(self, Opened(record, source, (record.black, record.white)))
+            self.dismiss(Opened(record, source, (record.black, record.white)))
 
     def _open_path(self, path: Path) -> None:
         try:
@@ -352,4 +349,4 @@ class OpenGameScreen(ModalScreen[Opened | None]):
         except RecordError as error:
             self.show_error(f"{path.name}: {error}")
             return
-        dismiss_once(self, Opened(game.record, path.name, players_of(game)))
+        self.dismiss(Opened(game.record, path.name, players_of(game)))

@@ -13,13 +13,13 @@ from datetime import UTC, datetime
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from reversi_tui.engine import PASS, Color
 from reversi_tui.records.autosave import Resumable
-from reversi_tui.tui.screens.confirm import DIALOG_CSS, ConfirmScreen, dismiss_once
+from reversi_tui.tui.screens.confirm import ConfirmScreen
+from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.widgets.footer import KeyFooter
 
 
@@ -50,15 +50,13 @@ def describe(item: Resumable, now: datetime) -> str:
     )
 
 
-class ResumeScreen(ModalScreen[Resumable | None]):
+class ResumeScreen(Dialog[Resumable | None]):
     """Choose an unfinished game to resume; None starts a new game."""
 
-    DEFAULT_CSS = (
-        DIALOG_CSS.format(name="ResumeScreen", width=64)
-        + """
+    DEFAULT_CSS = """
+    ResumeScreen > .dialog { width: 64; }
     ResumeScreen OptionList { height: auto; max-height: 12; margin-top: 1; }
     """
-    )
     AUTO_FOCUS = "#resume"
     BINDINGS = [
         Binding("r", "resume", "Resume"),
@@ -119,10 +117,10 @@ class ResumeScreen(ModalScreen[Resumable | None]):
 
     def action_resume(self) -> None:
         if self.chosen is not None:
-            dismiss_once(self, self.chosen)
+            self.dismiss(self.chosen)
 
     def action_new(self) -> None:
-        dismiss_once(self, None)
+        self.dismiss(None)
 
     def action_discard(self) -> None:
         item = self.chosen
@@ -148,7 +146,7 @@ class ResumeScreen(ModalScreen[Resumable | None]):
         index = self.games.index(item)
         self.games.remove(item)
         if not self.games:
-            dismiss_once(self, None)
+            self.dismiss(None)
             return
         options = self.query_one(OptionList)
         options.remove_option_at_index(index)

@@ -20,7 +20,6 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
@@ -32,7 +31,8 @@ from reversi_tui.records.formats import SAVED_FORMATS, format_of_suffix, write_g
 from reversi_tui.records.names import player_name
 from reversi_tui.records.paths import StorageError, ensure_private_dir
 from reversi_tui.tui.ascii import ASCII_CLASS
-from reversi_tui.tui.screens.confirm import DIALOG_CSS, ConfirmScreen, dismiss_once
+from reversi_tui.tui.screens.confirm import ConfirmScreen
+from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.widgets.footer import KeyFooter
 
 #: The format a name without an extension is saved in (``records.formats`` lists them).
@@ -185,12 +185,11 @@ class Saved:
     fmt: str
 
 
-class SaveGameScreen(ModalScreen[Saved | None]):
+class SaveGameScreen(Dialog[Saved | None]):
     """Choose a file name and save; None when cancelled."""
 
-    DEFAULT_CSS = (
-        DIALOG_CSS.format(name="SaveGameScreen", width=66)
-        + """
+    DEFAULT_CSS = """
+    SaveGameScreen > .dialog { width: 66; }
     SaveGameScreen .dialog-text { margin: 1 0 0 0; }
     SaveGameScreen Input { margin-top: 1; }
     SaveGameScreen #save-error { color: $error; text-style: bold; height: auto; margin-top: 1; }
@@ -199,7 +198,6 @@ class SaveGameScreen(ModalScreen[Saved | None]):
     SaveGameScreen.-ascii Input { border: ascii $border-blurred; }
     SaveGameScreen.-ascii Input:focus { border: ascii $border; }
     """
-    )
     AUTO_FOCUS = "#save-name"
     BINDINGS = [
         Binding("enter", "enter", "Save", key_display="Enter"),
@@ -259,7 +257,7 @@ class SaveGameScreen(ModalScreen[Saved | None]):
             self.action_cancel()
 
     def action_cancel(self) -> None:
-        dismiss_once(self, None)
+        self.dismiss(None)
 
     def action_save(self) -> None:
         """Save under the typed name; ask first when that file exists."""
@@ -292,4 +290,4 @@ class SaveGameScreen(ModalScreen[Saved | None]):
         except SaveError as error:
             self.show_error(str(error))
             return
-        dismiss_once(self, Saved(path, fmt))
+        self.dismiss(Saved(path, fmt))

@@ -20,7 +20,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from reversi_tui.engine import PASS
@@ -36,7 +35,7 @@ from reversi_tui.records.statistics import (
     verdict_words,
 )
 from reversi_tui.tui.ascii import ASCII_CLASS
-from reversi_tui.tui.screens.confirm import dismiss_once
+from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.screens.save_game import bindings_without
 from reversi_tui.tui.widgets.footer import KeyFooter
 
@@ -157,11 +156,11 @@ def _moves(game: StoredGame) -> int:
     return sum(1 for m in game.record.moves if m != PASS)
 
 
-class StatisticsScreen(ModalScreen[StoredGame | None]):
+class StatisticsScreen(Dialog[StoredGame | None]):
     """The player's statistics; dismisses with the recent game to replay, or None."""
 
     DEFAULT_CSS = """
-    StatisticsScreen { background: $background; }
+    StatisticsScreen { align: left top; background: $background; }
     StatisticsScreen > Vertical { padding: 0 1; height: 1fr; }
     StatisticsScreen .title {
         text-style: bold;
@@ -242,7 +241,7 @@ class StatisticsScreen(ModalScreen[StoredGame | None]):
 
     def _replay(self, index: int) -> None:
         if 0 <= index < len(self.recent):
-            dismiss_once(self, self.recent[index])
+            self.dismiss(self.recent[index])
 
     def action_close(self) -> None:
-        dismiss_once(self, None)
+        self.dismiss(None)
