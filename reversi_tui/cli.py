@@ -7,16 +7,13 @@ import errno
 import importlib
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NoReturn
 
 from reversi_tui import __version__
+from reversi_tui.commands import convert, play
+from reversi_tui.commands.options import MOST_GAMES, Parser, data_dir_after, int_range
 from reversi_tui.match.settings import LEVEL_NAMES, MOST_THINK_SECONDS, PlayerSpec
-from reversi_tui.records.formats import FORMAT_NAMES, FORMATS
 from reversi_tui.records.paths import DATA_DIR_ENV
 from reversi_tui.terminal import is_terminal, reserve_standard_fds, silence_stdout, warn
-
-if TYPE_CHECKING:
-    from _typeshed import SupportsWrite
 
 DESCRIPTION = """\
 Reversi (Othello rules) in the terminal.
@@ -58,8 +55,6 @@ DEFAULT_DELAY = 0.5
 DEFAULT_REPLY_DELAY = 0.4
 #: The most seconds --think-time and --delay accept (an hour; a save is held to it too).
 MOST_SECONDS = MOST_THINK_SECONDS
-#: The highest game number --game accepts (with --load, and for convert).
-MOST_GAMES = 100000
 
 
 def _seconds(text: str, *, zero_ok: bool, most: float | None = None) -> float:
@@ -129,44 +124,8 @@ class _TuiOnly(argparse.Action):
             namespace.tui_only = (*given, name)
 
 
-def _int_range(low: int, high: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be from {low} to {high}")
-        return value
-
-    return parse
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse's parser, except that a failed write on standard output is not hidden.
-
-    ``ArgumentParser._print_message`` ignores OSError: ``reversi --help > /dev/full``
-    or into a closed pipe would exit 0 having written nothing. Raised, ``main``
-    reports it as it does every failed write. Standard error stays best effort, and
-    an error's usage goes there even when it is closed (argparse would then print it
-    on standard output, into a transcript).
-    """
-
-    def error(self, message: str) -> NoReturn:
-        warn(f"{self.format_usage()}{self.prog}: error: {message}")
-        sys.exit(2)
-
-    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
-        if not message:
-            return
-        if file is None or file is sys.stderr:
-            warn(message.removesuffix("\n"))
-        else:
-            file.write(message)
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = Parser(
         prog="reversi",
         description=DESCRIPTION,
         epilog=EPILOG,
@@ -192,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--handicap",
-        type=_int_range(0, 4),
+        type=int_range(0, 4),
         metavar="N",
         help="pre-place N corner discs (0-4, corners a1, h8, h1, a8) for --handicap-colour",
     )
@@ -291,7 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--game",
-        type=_int_range(1, MOST_GAMES),
+        type=int_range(1, MOST_GAMES),
         metavar="N",
         help="with --load: which game of a file with several (default: the first)",
     )
@@ -306,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     move.add_argument(
         "--depth",
-        type=_int_range(1, 60),
+        type=int_range(1, 60),
         help="fixed search depth (reproducible); beyond 12 plies it may take very long",
     )
     move.add_argument("--seed", type=int, help="seed the choice among equal moves")
@@ -333,29 +292,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     arena.add_argument(
         "--games",
-        type=_int_range(1, 100000),
+        type=int_range(1, 100000),
         default=10,
         metavar="N",
         help="games to play; colours swap every game (default: 10)",
     )
     arena.add_argument(
-        "--jobs", type=_int_range(1, 64), default=1, metavar="J", help="games at once (processes)"
+        "--jobs", type=int_range(1, 64), default=1, metavar="J", help="games at once (processes)"
     )
     arena.add_argument(
         "--think-time", type=_think_seconds, metavar="S", help="seconds per move for both sides"
     )
-    arena.add_argument("--depth", type=_int_range(1, 60), help="fixed depth for both sides")
+    arena.add_argument("--depth", type=int_range(1, 60), help="fixed depth for both sides")
     arena.add_argument("--seed", type=int, default=1, help="seed for openings and choices")
 
-    online = commands.add_parser(
-        "online",
-        help="play people on this machine: the lobby (starts a server if none runs)",
-        description="The lobby of the online server on this host: challenge a player, play, "
-        "watch, resume your games. Without --socket it tries /run/reversi/reversi.sock, then "
-        "the per-host server, and starts one as you when none answers.",
-    )
-    online.add_argument("--socket", metavar="PATH", help="connect to the server at PATH only")
-    _data_dir_after(online, "keep autosaves, saved games, records and settings in DIR")
+    play.add_online_parser(commands)
 
     serve = commands.add_parser(
         "serve",
@@ -387,24 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
         "starts stops after 600)",
     )
 
-    convert = commands.add_parser(
-        "convert",
-        help=f"a game file ({', '.join(fmt.title for fmt in FORMATS)}) in another format",
-    )
-    convert.add_argument("source", metavar="SOURCE", help="a game file, or - for standard input")
-    convert.add_argument(
-        "--to",
-        choices=FORMAT_NAMES,
-        required=True,
-        help=", ".join(fmt.help for fmt in FORMATS[:-1]) + f" or {FORMATS[-1].help}",
-    )
-    convert.add_argument(
-        "--game",
-        type=_int_range(1, MOST_GAMES),
-        default=argparse.SUPPRESS,  # not given here: reversi --game N convert's, or the first
-        metavar="N",
-        help="which game of a file with several (default: the first)",
-    )
+    convert.add_parser(commands)
 
     history = commands.add_parser(
         "history",
@@ -412,10 +346,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="The finished games in the records database, newest first. They are "
         f"read from the data directory: reversi history --data-dir DIR, or ${DATA_DIR_ENV}.",
     )
-    _data_dir_after(history, "read the records database in DIR")
+    data_dir_after(history, "read the records database in DIR")
     history.add_argument(
         "--limit",
-        type=_int_range(1, 10000),
+        type=int_range(1, 10000),
         metavar="N",
         help="only the N most recent games, 1-10000 (default: all)",
     )
@@ -431,7 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_argument(
         "depth",
         nargs="?",
-        type=_int_range(0, 14),
+        type=int_range(0, 14),
         default=9,
         metavar="DEPTH",
         help="plies from the start position, 0-14 (default: 9, about 3 million leaves; "
@@ -440,15 +374,15 @@ def build_parser() -> argparse.ArgumentParser:
     bench_solve = bench_kinds.add_parser("solve", help="solve every position of an .obf file")
     bench_solve.add_argument("file", metavar="FILE", help="positions, one per line (obf format)")
     bench_solve.add_argument(
-        "--limit", type=_int_range(1, 100000), metavar="N", help="solve only the first N"
+        "--limit", type=int_range(1, 100000), metavar="N", help="solve only the first N"
     )
     bench_tui = bench_kinds.add_parser(
         "tui", help="start-up time, key latency and bytes per key of the app, through a pty"
     )
-    bench_tui.add_argument("--columns", type=_int_range(20, 500), default=80, help="default: 80")
-    bench_tui.add_argument("--rows", type=_int_range(10, 300), default=24, help="default: 24")
+    bench_tui.add_argument("--columns", type=int_range(20, 500), default=80, help="default: 80")
+    bench_tui.add_argument("--rows", type=int_range(10, 300), default=24, help="default: 24")
     bench_tui.add_argument(
-        "--presses", type=_int_range(1, 10000), default=40, help="cursor keys to time"
+        "--presses", type=int_range(1, 10000), default=40, help="cursor keys to time"
     )
     bench_tui.add_argument(
         "--thinking", action="store_true", help="press the keys while the computer searches"
@@ -458,14 +392,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench_online.add_argument(
         "--clients",
-        type=_int_range(2, 400),
+        type=int_range(2, 400),
         default=50,
         help="connections, two per game (default: 50, so 25 games at once)",
     )
     bench_online.add_argument("--seed", type=int, default=1, help="seed for the moves")
     bench_online.add_argument(
         "--time-limit",
-        type=_int_range(1, 3600),
+        type=int_range(1, 3600),
         default=300,
         metavar="S",
         help="give up after S seconds (default: 300)",
@@ -475,7 +409,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench_fuzz.add_argument(
         "--events",
-        type=_int_range(2, 10_000_000),
+        type=int_range(2, 10_000_000),
         default=2000,
         metavar="N",
         help="events to send, half bytes and half keys (default: 2000)",
@@ -484,28 +418,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _data_dir_after(command: argparse.ArgumentParser, what: str) -> None:
-    """``--data-dir`` after ``command`` too: the same as before it, and it wins over that.
-
-    SUPPRESS: when not given here, the command's parser leaves the top-level value be.
-    """
-    command.add_argument(
-        "--data-dir",
-        default=argparse.SUPPRESS,
-        metavar="DIR",
-        help=f"{what} (the same as reversi --data-dir DIR {command.prog.split()[-1]}; "
-        f"default: the user's data directory, or ${DATA_DIR_ENV})",
-    )
-
-
-#: command -> "module:function"; imported only when the command runs.
+#: command -> "module:function"; imported only when the command runs. A command whose
+#: module declares its own options (``add_parser``) names its handler there instead.
 _HANDLERS = {
     "move": "reversi_tui.commands.move:run_move",
     "solve": "reversi_tui.commands.solve:run",
     "arena": "reversi_tui.commands.arena:run",
     "history": "reversi_tui.commands.history:run",
-    "convert": "reversi_tui.commands.convert:run",
-    "online": "reversi_tui.commands.play:run_online",
     "serve": "reversi_tui.commands.serve:run",
     ("bench", "perft"): "reversi_tui.commands.bench:run_perft",
     ("bench", "solve"): "reversi_tui.commands.bench:run_solve",
@@ -607,6 +526,9 @@ def _run(argv: Sequence[str] | None) -> int:
         from reversi_tui.commands.play import run_tui
 
         return run_tui(args)
+    handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
+    if handler is not None:
+        return handler(args)
     key = (args.command, args.bench) if args.command == "bench" else args.command
     module, _, name = _HANDLERS[key].partition(":")
     return int(getattr(importlib.import_module(module), name)(args))

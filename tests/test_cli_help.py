@@ -88,7 +88,10 @@ def describe_cli() -> dict[str, Any]:
                 [a.dest for a in group._group_actions]
                 for group in parser._mutually_exclusive_groups
             ],
-            "set_defaults": {k: repr(v) for k, v in sorted(parser._defaults.items())},
+            # The handler a command's module names (``add_parser``) is not an option.
+            "set_defaults": {
+                k: repr(v) for k, v in sorted(parser._defaults.items()) if k != "handler"
+            },
         }
     return described
 
@@ -115,6 +118,19 @@ def test_each_command_prints_the_same_help_and_takes_the_same_options(
         o["options"] or [o["dest"]] for o in before["options"]
     ]
     assert now == before
+
+
+def test_every_command_has_one_handler() -> None:
+    """Named by its module's ``add_parser`` (``set_defaults(handler=...)``), or, until its
+    module declares its options, in ``cli._HANDLERS``; never both."""
+    from reversi_tui.cli import _HANDLERS
+
+    for path, parser in _commands(build_parser()):
+        if not path or path == ("bench",):
+            continue
+        own = callable(parser._defaults.get("handler"))
+        listed = (path if len(path) > 1 else path[0]) in _HANDLERS
+        assert own != listed, path
 
 
 def test_a_changed_help_line_is_caught(frozen: dict[str, Any]) -> None:

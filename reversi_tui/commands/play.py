@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from reversi_tui.commands.options import Commands, data_dir_after
 from reversi_tui.engine import Color, Game
 from reversi_tui.engine.notation import NotationError
 from reversi_tui.match import MatchSettings, PlayerSpec
@@ -179,6 +180,20 @@ def run_tui(args: argparse.Namespace, *, online: bool = False) -> int:
             windows=sys.platform == "win32",
         )
         return run_game_app(args, ascii_only=ascii_only, online=online)
+
+
+def add_online_parser(commands: Commands) -> None:
+    """``reversi online``'s options; ``run_online`` is its handler."""
+    online = commands.add_parser(
+        "online",
+        help="play people on this machine: the lobby (starts a server if none runs)",
+        description="The lobby of the online server on this host: challenge a player, play, "
+        "watch, resume your games. Without --socket it tries /run/reversi/reversi.sock, then "
+        "the per-host server, and starts one as you when none answers.",
+    )
+    online.add_argument("--socket", metavar="PATH", help="connect to the server at PATH only")
+    data_dir_after(online, "keep autosaves, saved games, records and settings in DIR")
+    online.set_defaults(handler=run_online)
 
 
 def run_online(args: argparse.Namespace) -> int:
