@@ -15,9 +15,10 @@ from textual.widgets import Static
 import reversi_tui.tui.screens
 from reversi_tui.engine import Color, Outcome
 from reversi_tui.match import Result, Termination
+from reversi_tui.tui.compat.dismiss import ClosesOnce
 from reversi_tui.tui.screens.challenge import ChallengedScreen
 from reversi_tui.tui.screens.confirm import ConfirmScreen
-from reversi_tui.tui.screens.dialog import ClosesOnce, Dialog
+from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.screens.game_over import GameOverScreen
 
 

@@ -32,9 +32,9 @@ from textual.widgets import OptionList, Select
 from textual.widgets._select import SelectOverlay
 
 from reversi_tui.tui.app import ReversiApp
+from reversi_tui.tui.compat.select import SafeSelect
 from reversi_tui.tui.input import MAX_CELLS, SafeParser, input_decoder
 from reversi_tui.tui.screens.new_game import NewGameScreen
-from reversi_tui.tui.widgets.select import SafeSelect
 
 from .helpers import make_app, settle, wait_until
 

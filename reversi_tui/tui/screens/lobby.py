@@ -26,8 +26,8 @@ from reversi_tui.net import protocol
 from reversi_tui.net.online import Notice, OnlineSession
 from reversi_tui.net.protocol import ChallengeColor
 from reversi_tui.net.remote import GameLink
+from reversi_tui.tui.compat.dismiss import ClosesOnce
 from reversi_tui.tui.screens.challenge import ChallengedScreen, ColourScreen
-from reversi_tui.tui.screens.dialog import ClosesOnce
 from reversi_tui.tui.screens.online_game import OnlineGameScreen
 from reversi_tui.tui.thinking import Advisor
 from reversi_tui.tui.widgets.board_art import Glyphs

@@ -12,9 +12,9 @@ from textual.widgets import Button, Label, Select, Static
 
 from reversi_tui.engine import Color
 from reversi_tui.match import LEVEL_NAMES, MatchSettings, PlayerKind, PlayerSpec
+from reversi_tui.tui.compat.select import SafeSelect
 from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.widgets.footer import KeyFooter
-from reversi_tui.tui.widgets.select import SafeSelect
 
 PLAYER_OPTIONS = (("Human", "human"), *((f"Computer - {level}", level) for level in LEVEL_NAMES))
 HANDICAP_OPTIONS = (("none", 0), *((f"{n} corner{'s' * (n > 1)}", n) for n in range(1, 5)))

@@ -22,9 +22,9 @@ from reversi_tui.match.sources import MoveSource
 from reversi_tui.net import protocol
 from reversi_tui.net.online import Notice, OnlineSession
 from reversi_tui.net.remote import GameLink
+from reversi_tui.tui.compat.dismiss import ClosesOnce
 from reversi_tui.tui.screens.chat import ChatScreen
 from reversi_tui.tui.screens.confirm import ConfirmScreen
-from reversi_tui.tui.screens.dialog import ClosesOnce
 from reversi_tui.tui.screens.game import GameScreen
 from reversi_tui.tui.screens.game_over import Choice
 from reversi_tui.tui.thinking import Advisor
