@@ -9,9 +9,19 @@ import sys
 from collections.abc import Callable, Sequence
 
 from reversi_tui import __version__
-from reversi_tui.commands import convert, play
-from reversi_tui.commands.options import MOST_GAMES, Parser, data_dir_after, int_range
-from reversi_tui.match.settings import LEVEL_NAMES, MOST_THINK_SECONDS, PlayerSpec
+from reversi_tui.commands import convert, move, play, solve
+from reversi_tui.commands.options import (
+    MOST_GAMES,
+    MOST_SECONDS,
+    POSITION_HELP,
+    Parser,
+    data_dir_after,
+    int_range,
+    positive_float,
+    seconds,
+    think_seconds,
+)
+from reversi_tui.match.settings import LEVEL_NAMES, PlayerSpec
 from reversi_tui.records.paths import DATA_DIR_ENV
 from reversi_tui.terminal import is_terminal, reserve_standard_fds, silence_stdout, warn
 
@@ -28,7 +38,6 @@ the side to move, quoted as one argument; the start position is
 "---------------------------OX------XO--------------------------- X".
 Run 'reversi COMMAND --help' for a command's options."""
 
-POSITION_HELP = "64 squares a1..h8 (X, O or -), a space, X or O to move; may start with -"
 #: The characters of a position's board (as the notation reads them).
 BOARD_CHARACTERS = frozenset("-.XxOo*0")
 #: Commands whose one positional argument is a POSITION.
@@ -53,35 +62,10 @@ WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 DEFAULT_DELAY = 0.5
 #: The least seconds the computer takes to answer a person when --reply-delay is not given.
 DEFAULT_REPLY_DELAY = 0.4
-#: The most seconds --think-time and --delay accept (an hour; a save is held to it too).
-MOST_SECONDS = MOST_THINK_SECONDS
-
-
-def _seconds(text: str, *, zero_ok: bool, most: float | None = None) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    low_ok = value >= 0 if zero_ok else value > 0
-    if not low_ok or value == float("inf"):
-        kind = "zero or a positive" if zero_ok else "a positive"
-        raise argparse.ArgumentTypeError(f"must be {kind} number of seconds")
-    if most is not None and value > most:
-        raise argparse.ArgumentTypeError(f"must be at most {most:g} seconds")
-    return value
-
-
-def _think_seconds(text: str) -> float:
-    """A computer's thinking time: positive, and at most an hour."""
-    return _seconds(text, zero_ok=False, most=MOST_SECONDS)
-
-
-def _positive_float(text: str) -> float:
-    return _seconds(text, zero_ok=False)
 
 
 def _non_negative_float(text: str) -> float:
-    return _seconds(text, zero_ok=True, most=MOST_SECONDS)
+    return seconds(text, zero_ok=True, most=MOST_SECONDS)
 
 
 def _player(text: str) -> str:
@@ -163,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--think-time",
-        type=_think_seconds,
+        type=think_seconds,
         metavar="S",
         help="seconds the computer may think per move, at most 3600 "
         "(default: the level's own budget; a player's own, as in hard/2.5s, comes first)",
@@ -257,31 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
 
-    move = commands.add_parser("move", help="the move a level plays, with its evaluation")
-    move.add_argument("position", metavar="POSITION", help=POSITION_HELP)
-    move.add_argument("--level", choices=LEVEL_NAMES, default="hard", help="default: hard")
-    move.add_argument(
-        "--think-time", type=_think_seconds, metavar="S", help="seconds to think, at most 3600"
-    )
-    move.add_argument(
-        "--depth",
-        type=int_range(1, 60),
-        help="fixed search depth (reproducible); beyond 12 plies it may take very long",
-    )
-    move.add_argument("--seed", type=int, help="seed the choice among equal moves")
-    move.add_argument("--json", action="store_true", help="one line of JSON")
-
-    solve = commands.add_parser("solve", help="exact best move(s) and final disc difference")
-    solve.add_argument("position", metavar="POSITION", help=POSITION_HELP)
-    solve.add_argument("--all", action="store_true", help="score every legal move exactly")
-    solve.add_argument(
-        "--time-limit",
-        type=_positive_float,
-        metavar="S",
-        help="give up after S seconds with exit status 1 (default: no limit; "
-        "a warning above 20 empty squares)",
-    )
-    solve.add_argument("--json", action="store_true", help="one line of JSON")
+    move.add_parser(commands)
+    solve.add_parser(commands)
 
     arena = commands.add_parser("arena", help="levels play each other: the statistics")
     arena.add_argument(
@@ -301,7 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--jobs", type=int_range(1, 64), default=1, metavar="J", help="games at once (processes)"
     )
     arena.add_argument(
-        "--think-time", type=_think_seconds, metavar="S", help="seconds per move for both sides"
+        "--think-time", type=think_seconds, metavar="S", help="seconds per move for both sides"
     )
     arena.add_argument("--depth", type=int_range(1, 60), help="fixed depth for both sides")
     arena.add_argument("--seed", type=int, default=1, help="seed for openings and choices")
@@ -332,7 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--idle-exit",
-        type=_positive_float,
+        type=positive_float,
         metavar="SECONDS",
         help="stop after SECONDS without any connection (default: never; a server a client "
         "starts stops after 600)",
@@ -421,8 +382,6 @@ def build_parser() -> argparse.ArgumentParser:
 #: command -> "module:function"; imported only when the command runs. A command whose
 #: module declares its own options (``add_parser``) names its handler there instead.
 _HANDLERS = {
-    "move": "reversi_tui.commands.move:run_move",
-    "solve": "reversi_tui.commands.solve:run",
     "arena": "reversi_tui.commands.arena:run",
     "history": "reversi_tui.commands.history:run",
     "serve": "reversi_tui.commands.serve:run",

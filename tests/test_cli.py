@@ -187,13 +187,13 @@ def test_deep_perft_warns_first(
 def test_deep_move_search_warns_first(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from reversi_tui.commands import move
+    from reversi_tui.engine import ai
     from reversi_tui.engine.ai import SearchResult
 
     def fake_choose_move(position: object, level: str, **kwargs: object) -> SearchResult:
         return SearchResult(19, 0.0, int(str(kwargs["depth"])), 1, 0.0, exact=False)
 
-    monkeypatch.setattr(move, "choose_move", fake_choose_move)
+    monkeypatch.setattr(ai, "choose_move", fake_choose_move)  # move imports it when it runs
     assert main(["move", START, "--depth", "60"]) == 0
     out, err = capsys.readouterr()
     assert "depth 60 with 60 empty squares may take a very long time" in err

@@ -62,7 +62,8 @@ def _action(action: argparse.Action) -> dict[str, Any]:
         "action": type(action).__name__,
         "nargs": action.nargs,
         "default": repr(action.default),
-        "type": None if kind is None else getattr(kind, "__name__", repr(kind)),
+        # A type's name, public or not: ``_think_seconds`` moved to commands/options.py.
+        "type": None if kind is None else getattr(kind, "__name__", repr(kind)).lstrip("_"),
         "choices": None if action.choices is None else sorted(map(str, action.choices)),
         "metavar": action.metavar,
         "required": action.required,
@@ -100,6 +101,9 @@ def describe_cli() -> dict[str, Any]:
 def frozen(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     monkeypatch.setenv("COLUMNS", "80")
     result: dict[str, Any] = json.loads(FROZEN.read_text(encoding="utf-8"))
+    for command in result.values():
+        for option in command["options"]:
+            option["type"] = option["type"] and option["type"].lstrip("_")
     return result
 
 

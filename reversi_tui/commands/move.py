@@ -5,12 +5,34 @@ from __future__ import annotations
 import argparse
 import json
 import random
+from typing import TYPE_CHECKING
 
+from reversi_tui.commands.options import POSITION_HELP, Commands, int_range, think_seconds
 from reversi_tui.commands.positions import game_over_lines, read_position
 from reversi_tui.engine import NotationError, square_name
-from reversi_tui.engine.ai import SearchResult, choose_move
-from reversi_tui.engine.ai.endgame import final_score
+from reversi_tui.match.settings import LEVEL_NAMES
 from reversi_tui.terminal import warn
+
+if TYPE_CHECKING:
+    from reversi_tui.engine.ai import SearchResult
+
+
+def add_parser(commands: Commands) -> None:
+    """``reversi move``'s options; ``run_move`` is its handler."""
+    move = commands.add_parser("move", help="the move a level plays, with its evaluation")
+    move.add_argument("position", metavar="POSITION", help=POSITION_HELP)
+    move.add_argument("--level", choices=LEVEL_NAMES, default="hard", help="default: hard")
+    move.add_argument(
+        "--think-time", type=think_seconds, metavar="S", help="seconds to think, at most 3600"
+    )
+    move.add_argument(
+        "--depth",
+        type=int_range(1, 60),
+        help="fixed search depth (reproducible); beyond 12 plies it may take very long",
+    )
+    move.add_argument("--seed", type=int, help="seed the choice among equal moves")
+    move.add_argument("--json", action="store_true", help="one line of JSON")
+    move.set_defaults(handler=run_move)
 
 
 def score_value(result: SearchResult) -> int | float:
@@ -48,6 +70,9 @@ SLOW_DEPTH = 12
 
 def run_move(args: argparse.Namespace) -> int:
     """Parse the position, search it at the level, print the verdict; 2 on bad input."""
+    from reversi_tui.engine.ai import choose_move  # the search: only when it runs
+    from reversi_tui.engine.ai.endgame import final_score
+
     try:
         position = read_position(args.position)
     except NotationError as error:

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
+from reversi_tui.match.settings import MOST_THINK_SECONDS
 from reversi_tui.records.paths import DATA_DIR_ENV
 from reversi_tui.terminal import warn
 
@@ -19,6 +20,33 @@ if TYPE_CHECKING:
 
 #: The highest game number --game accepts (with --load, and for convert).
 MOST_GAMES = 100000
+#: The most seconds --think-time and --delay accept (an hour; a save is held to it too).
+MOST_SECONDS = MOST_THINK_SECONDS
+POSITION_HELP = "64 squares a1..h8 (X, O or -), a space, X or O to move; may start with -"
+
+
+def seconds(text: str, *, zero_ok: bool, most: float | None = None) -> float:
+    """An option's number of seconds: positive (or zero, ``zero_ok``), at most ``most``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    low_ok = value >= 0 if zero_ok else value > 0
+    if not low_ok or value == float("inf"):
+        kind = "zero or a positive" if zero_ok else "a positive"
+        raise argparse.ArgumentTypeError(f"must be {kind} number of seconds")
+    if most is not None and value > most:
+        raise argparse.ArgumentTypeError(f"must be at most {most:g} seconds")
+    return value
+
+
+def think_seconds(text: str) -> float:
+    """A computer's thinking time: positive, and at most an hour."""
+    return seconds(text, zero_ok=False, most=MOST_SECONDS)
+
+
+def positive_float(text: str) -> float:
+    return seconds(text, zero_ok=False)
 
 
 def int_range(low: int, high: int) -> Callable[[str], int]:

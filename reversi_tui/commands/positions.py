@@ -8,7 +8,6 @@ with the same lines and status.
 from __future__ import annotations
 
 from reversi_tui.engine import NotationError, Position, parse_position
-from reversi_tui.engine.ai.endgame import final_score
 
 SHAPE = "a position is 64 squares a1..h8 (X, O or -), a space and the side to move (X or O)"
 
@@ -34,6 +33,8 @@ def read_position(text: str) -> Position:
 
 def game_over_lines(position: Position) -> list[str]:
     """What ``move`` and ``solve`` both print for a finished game (and then exit 0)."""
+    from reversi_tui.engine.ai.endgame import final_score  # when a game is over
+
     score = final_score(position.player, position.opponent)
     return [
         "the game is over: the score is the final one",

@@ -8,16 +8,35 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import TYPE_CHECKING
 
+from reversi_tui.commands.options import POSITION_HELP, Commands, positive_float
 from reversi_tui.commands.positions import game_over_lines, read_position
 from reversi_tui.engine import NotationError, Position, square_name
-from reversi_tui.engine.ai import SearchCancelled
-from reversi_tui.engine.ai.endgame import Solution, final_score, solve_best_moves
 from reversi_tui.terminal import warn
+
+if TYPE_CHECKING:
+    from reversi_tui.engine.ai.endgame import Solution
 
 #: Beyond this many empties a solve takes minutes or more in pure Python (18
 #: empties: about 6 s median on a 2-core machine; each extra empty about x2-3).
 SLOW_EMPTIES = 20
+
+
+def add_parser(commands: Commands) -> None:
+    """``reversi solve``'s options; ``run`` is its handler."""
+    solve = commands.add_parser("solve", help="exact best move(s) and final disc difference")
+    solve.add_argument("position", metavar="POSITION", help=POSITION_HELP)
+    solve.add_argument("--all", action="store_true", help="score every legal move exactly")
+    solve.add_argument(
+        "--time-limit",
+        type=positive_float,
+        metavar="S",
+        help="give up after S seconds with exit status 1 (default: no limit; "
+        "a warning above 20 empty squares)",
+    )
+    solve.add_argument("--json", action="store_true", help="one line of JSON")
+    solve.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -25,6 +44,9 @@ def run(args: argparse.Namespace) -> int:
 
     Exit status 0, or 2 for a bad position, or 1 when ``--time-limit`` runs out.
     """
+    from reversi_tui.engine.ai import SearchCancelled  # the solver: only when it runs
+    from reversi_tui.engine.ai.endgame import final_score, solve_best_moves
+
     try:
         position = read_position(args.position)
     except NotationError as err:
