@@ -7,6 +7,7 @@ app only decides what the terminal shows and how it looks.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -68,6 +69,8 @@ class ReversiApp(App[int]):
         # through the game's quit rule instead (ask only while a game is in progress).
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         Binding("ctrl+c", "quit", "Quit", show=False, system=True),
+        # Job control, as other full-screen programs: the shell's fg brings the game back.
+        Binding("ctrl+z", "suspend_process", "Suspend", show=False, priority=True),
     ]
 
     def __init__(
@@ -240,6 +243,22 @@ class ReversiApp(App[int]):
         if theme.name != self.start_theme:
             self.memory.remember(theme=theme.name)
 
+    def action_suspend_process(self) -> None:
+        """Ctrl+Z: stop with job control, as other full-screen programs do; the shell's
+        ``fg`` brings the game back, drawn again. Textual stops the process with
+        SIGSTOP, which nothing can refuse: with no shell above to ``fg`` it (``ssh -t
+        host reversi``, ``exec reversi``) the terminal would freeze, so it says so."""
+        if not job_control():
+            self.notify(
+                "Ctrl+Z needs a shell with job control to bring reversi back (fg); "
+                "here it would freeze the terminal. q quits and keeps the game.",
+                title="Not suspended",
+                severity="warning",
+                timeout=8,
+            )
+            return
+        super().action_suspend_process()
+
     def keep_game(self) -> None:
         """Leaving (a signal, or quitting): the game is saved and released for resuming."""
         if self.keeper is not None:
@@ -303,6 +322,17 @@ class ReversiApp(App[int]):
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.game_screen.glyphs, mouse=self.mouse))
+
+
+def job_control() -> bool:
+    """Whether a shell with job control started this process and can resume it: its
+    process group is not the session's own (a session leader has no shell above it)
+    and the parent, in the same session, is in another group (the shell's)."""
+    try:
+        group, session, parent = os.getpgrp(), os.getsid(0), os.getppid()
+        return group != session and os.getsid(parent) == session and os.getpgid(parent) != group
+    except (OSError, AttributeError):  # no such calls (Windows), or the parent has gone
+        return False
 
 
 @dataclass(frozen=True)

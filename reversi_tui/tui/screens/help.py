@@ -39,6 +39,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("s", "statistics per opponent; replay a recent game"),
     ("o", "play online: people on this machine, games to watch"),
     ("q  Ctrl+Q  Ctrl+C", "quit (asks while a game is in progress)"),
+    ("Ctrl+Z", "suspend to the shell; fg brings the game back"),
     ("y  n  Esc", "confirm / cancel a dialog; Enter: the focused button"),
     ("Ctrl+P", "command palette: the game's actions and themes"),
     ("?", "this help"),
