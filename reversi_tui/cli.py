@@ -9,15 +9,13 @@ import sys
 from collections.abc import Callable, Sequence
 
 from reversi_tui import __version__
-from reversi_tui.commands import convert, move, play, solve
+from reversi_tui.commands import convert, history, move, play, serve, solve
 from reversi_tui.commands.options import (
     MOST_GAMES,
     MOST_SECONDS,
     POSITION_HELP,
     Parser,
-    data_dir_after,
     int_range,
-    positive_float,
     seconds,
     think_seconds,
 )
@@ -269,56 +267,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     play.add_online_parser(commands)
 
-    serve = commands.add_parser(
-        "serve",
-        help="the online server of this machine (clients start one when none runs)",
-        description="Serve online play to the users of this machine until SIGTERM or SIGINT. "
-        "Identity comes from the kernel (SO_PEERCRED). Without --socket: the socket systemd "
-        "passes, else the per-host abstract socket @reversi-tui-v1.",
-    )
-
-    def socket_path(text: str) -> str:
-        if not text:
-            raise argparse.ArgumentTypeError("needs a path (leave out --socket for the default)")
-        return text
-
-    serve.add_argument(
-        "--socket",
-        type=socket_path,
-        metavar="PATH",
-        help="listen on the socket file PATH (0666)",
-    )
-    serve.add_argument(
-        "--db", metavar="FILE", help="the games database (default: online.sqlite3 in the data dir)"
-    )
-    serve.add_argument(
-        "--idle-exit",
-        type=positive_float,
-        metavar="SECONDS",
-        help="stop after SECONDS without any connection (default: never; a server a client "
-        "starts stops after 600)",
-    )
-
+    serve.add_parser(commands)
     convert.add_parser(commands)
 
-    history = commands.add_parser(
-        "history",
-        help="the finished games recorded: table, JSON or PGN",
-        description="The finished games in the records database, newest first. They are "
-        f"read from the data directory: reversi history --data-dir DIR, or ${DATA_DIR_ENV}.",
-    )
-    data_dir_after(history, "read the records database in DIR")
-    history.add_argument(
-        "--limit",
-        type=int_range(1, 10000),
-        metavar="N",
-        help="only the N most recent games, 1-10000 (default: all)",
-    )
-    history_output = history.add_mutually_exclusive_group()
-    history_output.add_argument("--json", action="store_true", help="a JSON array, one per game")
-    history_output.add_argument(
-        "--export", metavar="FILE", help="write the games to FILE as one multi-game PGN file"
-    )
+    history.add_parser(commands)
 
     bench = commands.add_parser("bench", help="benchmarks: perft, solve FILE, tui, fuzz, online")
     bench_kinds = bench.add_subparsers(dest="bench", metavar="KIND", required=True)
@@ -383,8 +335,6 @@ def build_parser() -> argparse.ArgumentParser:
 #: module declares its own options (``add_parser``) names its handler there instead.
 _HANDLERS = {
     "arena": "reversi_tui.commands.arena:run",
-    "history": "reversi_tui.commands.history:run",
-    "serve": "reversi_tui.commands.serve:run",
     ("bench", "perft"): "reversi_tui.commands.bench:run_perft",
     ("bench", "solve"): "reversi_tui.commands.bench:run_solve",
     ("bench", "tui"): "reversi_tui.commands.bench_tui:run",

@@ -12,13 +12,9 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich import box
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
-
+from reversi_tui.commands.options import Commands, data_dir_after, int_range
 from reversi_tui.engine import PASS, format_position
 from reversi_tui.match.record import GameRecord, Result
 from reversi_tui.match.settings import PlayerKind, PlayerSpec, handicap_of
@@ -29,10 +25,36 @@ from reversi_tui.records.database import (
     StoredGame,
     duration_seconds,
 )
-from reversi_tui.records.paths import Places, StorageError
+from reversi_tui.records.paths import DATA_DIR_ENV, Places, StorageError
 from reversi_tui.terminal import warn
 
+if TYPE_CHECKING:
+    from rich.table import Table
+
 NO_GAMES = "No games recorded yet: finished games appear here."
+
+
+def add_parser(commands: Commands) -> None:
+    """``reversi history``'s options; ``run`` is its handler."""
+    history = commands.add_parser(
+        "history",
+        help="the finished games recorded: table, JSON or PGN",
+        description="The finished games in the records database, newest first. They are "
+        f"read from the data directory: reversi history --data-dir DIR, or ${DATA_DIR_ENV}.",
+    )
+    data_dir_after(history, "read the records database in DIR")
+    history.add_argument(
+        "--limit",
+        type=int_range(1, 10000),
+        metavar="N",
+        help="only the N most recent games, 1-10000 (default: all)",
+    )
+    history_output = history.add_mutually_exclusive_group()
+    history_output.add_argument("--json", action="store_true", help="a JSON array, one per game")
+    history_output.add_argument(
+        "--export", metavar="FILE", help="write the games to FILE as one multi-game PGN file"
+    )
+    history.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,12 +87,18 @@ def _show(games: list[StoredGame], args: argparse.Namespace, *, total: int) -> i
     elif not games:
         print(NO_GAMES)
     else:
+        from rich.console import Console  # Rich: only for the table
+
         Console(file=sys.stdout).print(history_table(games, total))
     return 0
 
 
 def history_table(games: list[StoredGame], total: int) -> Table:
     """The games as a Rich table, in the order given; the caption counts them."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(box=box.SIMPLE_HEAD, caption=_caption(len(games), total))
     table.add_column("Date", no_wrap=True)
     table.add_column("Black")

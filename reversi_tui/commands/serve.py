@@ -27,12 +27,15 @@ import socket
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from reversi_tui.commands.options import Commands, positive_float
 from reversi_tui.net.discovery import ABSTRACT_NAME
-from reversi_tui.net.server import Server, ServerRunning
-from reversi_tui.net.store import SqliteStore, StoreError
 from reversi_tui.records.paths import Places, StorageError
 from reversi_tui.terminal import is_terminal, warn
+
+if TYPE_CHECKING:
+    from reversi_tui.net.store import SqliteStore
 
 #: systemd's first passed file descriptor (sd_listen_fds).
 SD_LISTEN_FDS_START = 3
@@ -130,7 +133,43 @@ def activated_socket() -> socket.socket | None:
     return socket.socket(fileno=SD_LISTEN_FDS_START)
 
 
+def add_parser(commands: Commands) -> None:
+    """``reversi serve``'s options; ``run`` is its handler."""
+    serve = commands.add_parser(
+        "serve",
+        help="the online server of this machine (clients start one when none runs)",
+        description="Serve online play to the users of this machine until SIGTERM or SIGINT. "
+        "Identity comes from the kernel (SO_PEERCRED). Without --socket: the socket systemd "
+        "passes, else the per-host abstract socket @reversi-tui-v1.",
+    )
+
+    def socket_path(text: str) -> str:
+        if not text:
+            raise argparse.ArgumentTypeError("needs a path (leave out --socket for the default)")
+        return text
+
+    serve.add_argument(
+        "--socket",
+        type=socket_path,
+        metavar="PATH",
+        help="listen on the socket file PATH (0666)",
+    )
+    serve.add_argument(
+        "--db", metavar="FILE", help="the games database (default: online.sqlite3 in the data dir)"
+    )
+    serve.add_argument(
+        "--idle-exit",
+        type=positive_float,
+        metavar="SECONDS",
+        help="stop after SECONDS without any connection (default: never; a server a client "
+        "starts stops after 600)",
+    )
+    serve.set_defaults(handler=run)
+
+
 def run(args: argparse.Namespace) -> int:
+    from reversi_tui.net.store import SqliteStore, StoreError  # the server: only when it runs
+
     setup_logging()
     try:
         path = database_path(args)
@@ -155,6 +194,8 @@ def run(args: argparse.Namespace) -> int:
 async def _serve(
     store: SqliteStore, address: str | None, path: Path, idle_exit: float | None
 ) -> int:
+    from reversi_tui.net.server import Server, ServerRunning
+
     server = Server(store, idle_exit=idle_exit)
     activated = activated_socket() if address is None else None
     try:
