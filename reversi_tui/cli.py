@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from reversi_tui import __version__
-from reversi_tui.commands import convert, history, move, play, serve, solve
+from reversi_tui.commands import arena, convert, history, move, play, serve, solve
 from reversi_tui.commands.options import (
     MOST_GAMES,
     MOST_SECONDS,
@@ -242,29 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
     move.add_parser(commands)
     solve.add_parser(commands)
 
-    arena = commands.add_parser("arena", help="levels play each other: the statistics")
-    arena.add_argument(
-        "--black", choices=LEVEL_NAMES, required=True, metavar="LEVEL", help="level of one side"
-    )
-    arena.add_argument(
-        "--white", choices=LEVEL_NAMES, required=True, metavar="LEVEL", help="level of the other"
-    )
-    arena.add_argument(
-        "--games",
-        type=int_range(1, 100000),
-        default=10,
-        metavar="N",
-        help="games to play; colours swap every game (default: 10)",
-    )
-    arena.add_argument(
-        "--jobs", type=int_range(1, 64), default=1, metavar="J", help="games at once (processes)"
-    )
-    arena.add_argument(
-        "--think-time", type=think_seconds, metavar="S", help="seconds per move for both sides"
-    )
-    arena.add_argument("--depth", type=int_range(1, 60), help="fixed depth for both sides")
-    arena.add_argument("--seed", type=int, default=1, help="seed for openings and choices")
-
+    arena.add_parser(commands)
     play.add_online_parser(commands)
 
     serve.add_parser(commands)
@@ -334,7 +312,6 @@ def build_parser() -> argparse.ArgumentParser:
 #: command -> "module:function"; imported only when the command runs. A command whose
 #: module declares its own options (``add_parser``) names its handler there instead.
 _HANDLERS = {
-    "arena": "reversi_tui.commands.arena:run",
     ("bench", "perft"): "reversi_tui.commands.bench:run_perft",
     ("bench", "solve"): "reversi_tui.commands.bench:run_solve",
     ("bench", "tui"): "reversi_tui.commands.bench_tui:run",

@@ -17,15 +17,18 @@ import statistics
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from types import FrameType
+from typing import TYPE_CHECKING
 
+from reversi_tui.commands.options import Commands, int_range, think_seconds
 from reversi_tui.engine import Color, Game, Position
-from reversi_tui.engine.ai import choose_move
 from reversi_tui.match import Changed, Match, MatchEvent, MatchSettings, PlayerSpec, play_out
-from reversi_tui.players import make_source
+from reversi_tui.match.settings import LEVEL_NAMES
 from reversi_tui.terminal import warn
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 #: Random plies from the start position that make an opening.
 OPENING_PLIES = 6
@@ -66,6 +69,8 @@ class ArenaResult:
 
 def openings(seed: int) -> Iterator[tuple[int, ...]]:
     """Balanced random openings, an endless reproducible stream for one seed."""
+    from reversi_tui.engine.ai import choose_move  # the search: only when games are played
+
     rng = random.Random(seed)
     while True:
         pos = Position.initial()
@@ -85,6 +90,8 @@ def openings(seed: int) -> Iterator[tuple[int, ...]]:
 
 def play_game(spec: GameSpec) -> ArenaResult:
     """Play one game to the end and record who won by how much and each move's time."""
+    from reversi_tui.players import make_source
+
     settings = MatchSettings(
         black=spec.black,
         white=spec.white,
@@ -168,6 +175,33 @@ def summary(records: list[ArenaResult], label_a: str, label_b: str) -> list[str]
     return lines
 
 
+def add_parser(commands: Commands) -> None:
+    """``reversi arena``'s options; ``run`` is its handler."""
+    arena = commands.add_parser("arena", help="levels play each other: the statistics")
+    arena.add_argument(
+        "--black", choices=LEVEL_NAMES, required=True, metavar="LEVEL", help="level of one side"
+    )
+    arena.add_argument(
+        "--white", choices=LEVEL_NAMES, required=True, metavar="LEVEL", help="level of the other"
+    )
+    arena.add_argument(
+        "--games",
+        type=int_range(1, 100000),
+        default=10,
+        metavar="N",
+        help="games to play; colours swap every game (default: 10)",
+    )
+    arena.add_argument(
+        "--jobs", type=int_range(1, 64), default=1, metavar="J", help="games at once (processes)"
+    )
+    arena.add_argument(
+        "--think-time", type=think_seconds, metavar="S", help="seconds per move for both sides"
+    )
+    arena.add_argument("--depth", type=int_range(1, 60), help="fixed depth for both sides")
+    arena.add_argument("--seed", type=int, default=1, help="seed for openings and choices")
+    arena.set_defaults(handler=run)
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the games (in a pool with ``--jobs`` > 1), printing progress to stderr.
 
@@ -223,6 +257,8 @@ def _play_in_pool(
     as the pool needs them. Any exception (Ctrl+C, a stop signal, a failed game)
     ends the workers before it goes on.
     """
+    from concurrent.futures import ProcessPoolExecutor
+
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_setup, initargs=(os.getpid(),))
     pending: deque[Future[ArenaResult]] = deque()
     try:
