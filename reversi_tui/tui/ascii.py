@@ -166,7 +166,9 @@ class AsciiScrollBarRender(ScrollBarRender):
     """Scrollbars as a ``#`` thumb on a plain track in an ASCII app; Textual's own otherwise.
 
     Textual's bars end in eighth blocks for smoothness; here the thumb covers whole
-    cells, and shows by its shape as well as its colour.
+    cells, and shows by its shape as well as its colour. A workaround listed in
+    ``reversi_tui.tui.compat.WORKAROUNDS`` (it reads Textual's private ``active_app``):
+    no upstream issue filed; delete when Textual draws ASCII scrollbars itself.
     """
 
     THUMB = "#"

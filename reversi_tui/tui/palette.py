@@ -17,8 +17,12 @@ keys reaches it (a paste, a fast typist, a key held down over a slow link):
   palette too.
 
 ``GamePalette`` drops the work that finds its list gone (the palette is closing:
-nothing is left to show) and closes once; ``open_palette`` opens one palette at a
-time.
+nothing is left to show) and closes once (``ClosesOnce``); ``open_palette`` opens
+one palette at a time.
+
+Upstream: no upstream issue filed (listed in ``reversi_tui.tui.compat.WORKAROUNDS``).
+Delete when the palette bursts of ``tests/tui/test_input_survival.py`` and
+``test_bursts.py`` pass with Textual's own ``CommandPalette``.
 """
 
 from __future__ import annotations
@@ -27,19 +31,22 @@ from typing import Any
 
 from textual import work
 from textual.app import App
-from textual.await_complete import AwaitComplete
 from textual.command import CommandList, CommandPalette
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.theme import ThemeProvider
 from textual.widgets import Button, Input, OptionList
 
+from reversi_tui.tui.compat.dismiss import ClosesOnce
 
-class GamePalette(CommandPalette):
-    """The command palette; work that outlives its list is dropped, not fatal."""
 
-    #: Set by the first ``dismiss``: a palette closes once.
-    _dismissed = False
+class GamePalette(ClosesOnce, CommandPalette):
+    """The command palette; work that outlives its list is dropped, not fatal.
+
+    It closes once (``ClosesOnce``): a command chosen in the same burst as Esc
+    dismissed the palette a second time, and that popped the game screen under it
+    (``ScreenStackError``).
+    """
 
     def _list_gone(self) -> bool:
         """True when the palette's list is gone: it has been closed."""
@@ -54,17 +61,6 @@ class GamePalette(CommandPalette):
         except NoMatches:
             if not self._list_gone():
                 raise
-
-    def dismiss(self, result: None = None) -> AwaitComplete:
-        """Close the palette, once: Textual's ``dismiss`` pops whatever screen is on top.
-
-        A command chosen in the same burst as Esc dismissed the palette a second
-        time, and that popped the game screen under it (``ScreenStackError``).
-        """
-        if self._dismissed or not self.is_current:
-            return AwaitComplete()  # nothing to wait for
-        self._dismissed = True
-        return super().dismiss(result)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """No key of the palette's own acts once its list is gone (it is closing)."""
