@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from reversi_tui import __version__
-from reversi_tui.commands import arena, convert, history, move, play, serve, solve
+from reversi_tui.commands import arena, bench, convert, history, move, play, serve, solve
 from reversi_tui.commands.options import (
     MOST_GAMES,
     MOST_SECONDS,
@@ -250,73 +250,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     history.add_parser(commands)
 
-    bench = commands.add_parser("bench", help="benchmarks: perft, solve FILE, tui, fuzz, online")
-    bench_kinds = bench.add_subparsers(dest="bench", metavar="KIND", required=True)
-    perft = bench_kinds.add_parser("perft", help="count leaves from the start position")
-    perft.add_argument(
-        "depth",
-        nargs="?",
-        type=int_range(0, 14),
-        default=9,
-        metavar="DEPTH",
-        help="plies from the start position, 0-14 (default: 9, about 3 million leaves; "
-        "each further ply takes about 9 times as long)",
-    )
-    bench_solve = bench_kinds.add_parser("solve", help="solve every position of an .obf file")
-    bench_solve.add_argument("file", metavar="FILE", help="positions, one per line (obf format)")
-    bench_solve.add_argument(
-        "--limit", type=int_range(1, 100000), metavar="N", help="solve only the first N"
-    )
-    bench_tui = bench_kinds.add_parser(
-        "tui", help="start-up time, key latency and bytes per key of the app, through a pty"
-    )
-    bench_tui.add_argument("--columns", type=int_range(20, 500), default=80, help="default: 80")
-    bench_tui.add_argument("--rows", type=int_range(10, 300), default=24, help="default: 24")
-    bench_tui.add_argument(
-        "--presses", type=int_range(1, 10000), default=40, help="cursor keys to time"
-    )
-    bench_tui.add_argument(
-        "--thinking", action="store_true", help="press the keys while the computer searches"
-    )
-    bench_online = bench_kinds.add_parser(
-        "online", help="clients playing whole games at once on one server: latency, memory"
-    )
-    bench_online.add_argument(
-        "--clients",
-        type=int_range(2, 400),
-        default=50,
-        help="connections, two per game (default: 50, so 25 games at once)",
-    )
-    bench_online.add_argument("--seed", type=int, default=1, help="seed for the moves")
-    bench_online.add_argument(
-        "--time-limit",
-        type=int_range(1, 3600),
-        default=300,
-        metavar="S",
-        help="give up after S seconds (default: 300)",
-    )
-    bench_fuzz = bench_kinds.add_parser(
-        "fuzz", help="random bytes to the TUI's input parser and random key bursts to the app"
-    )
-    bench_fuzz.add_argument(
-        "--events",
-        type=int_range(2, 10_000_000),
-        default=2000,
-        metavar="N",
-        help="events to send, half bytes and half keys (default: 2000)",
-    )
-    bench_fuzz.add_argument("--seed", type=int, default=1, help="random seed (default: 1)")
+    bench.add_parser(commands)
     return parser
 
 
 #: command -> "module:function"; imported only when the command runs. A command whose
 #: module declares its own options (``add_parser``) names its handler there instead.
 _HANDLERS = {
-    ("bench", "perft"): "reversi_tui.commands.bench:run_perft",
-    ("bench", "solve"): "reversi_tui.commands.bench:run_solve",
-    ("bench", "tui"): "reversi_tui.commands.bench_tui:run",
     ("bench", "fuzz"): "reversi_tui.commands.bench_fuzz:run",
-    ("bench", "online"): "reversi_tui.commands.bench_online:run",
 }
 
 

@@ -9,7 +9,6 @@ Games are independent, so ``--jobs`` spreads them over a process pool.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import os
 import random
 import signal
@@ -311,6 +310,8 @@ def _die_with(parent: int) -> None:
     """
     if not sys.platform.startswith("linux"):
         return
+    import ctypes
+
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)

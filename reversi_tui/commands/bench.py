@@ -6,12 +6,17 @@ import argparse
 import statistics
 import sys
 import time
+from typing import TYPE_CHECKING
 
+from reversi_tui.commands import bench_online, bench_tui
+from reversi_tui.commands.options import Commands, int_range
 from reversi_tui.commands.solve import SLOW_EMPTIES
 from reversi_tui.engine import PASS, Position, parse_position, parse_square, square_name
-from reversi_tui.engine.ai.endgame import EndgameResult, solve
 from reversi_tui.engine.bitboard import perft
 from reversi_tui.terminal import warn
+
+if TYPE_CHECKING:
+    from reversi_tui.engine.ai.endgame import EndgameResult
 
 #: Depth 10 takes tens of seconds in pure Python; each ply more about 9 times as long.
 SLOW_PERFT = 10
@@ -22,6 +27,50 @@ PASS_NAMES = ("PS", "PA", "PASS")
 
 #: A position to solve: its line number, the position, and the file's scores.
 Case = tuple[int, Position, dict[int, int]]
+
+
+def add_parser(commands: Commands) -> None:
+    """``reversi bench``'s kinds and their options; each kind names its handler (fuzz's is
+    still in ``cli._HANDLERS``)."""
+    bench = commands.add_parser("bench", help="benchmarks: perft, solve FILE, tui, fuzz, online")
+    bench_kinds = bench.add_subparsers(dest="bench", metavar="KIND", required=True)
+    perft = bench_kinds.add_parser("perft", help="count leaves from the start position")
+    perft.set_defaults(handler=run_perft)
+    perft.add_argument(
+        "depth",
+        nargs="?",
+        type=int_range(0, 14),
+        default=9,
+        metavar="DEPTH",
+        help="plies from the start position, 0-14 (default: 9, about 3 million leaves; "
+        "each further ply takes about 9 times as long)",
+    )
+    bench_solve = bench_kinds.add_parser("solve", help="solve every position of an .obf file")
+    bench_solve.add_argument("file", metavar="FILE", help="positions, one per line (obf format)")
+    bench_solve.add_argument(
+        "--limit", type=int_range(1, 100000), metavar="N", help="solve only the first N"
+    )
+    bench_solve.set_defaults(handler=run_solve)
+    bench_tui.add_parser(bench_kinds)
+    bench_online.add_parser(bench_kinds)
+    bench_fuzz = bench_kinds.add_parser(
+        "fuzz", help="random bytes to the TUI's input parser and random key bursts to the app"
+    )
+    bench_fuzz.add_argument(
+        "--events",
+        type=int_range(2, 10_000_000),
+        default=2000,
+        metavar="N",
+        help="events to send, half bytes and half keys (default: 2000)",
+    )
+    bench_fuzz.add_argument("--seed", type=int, default=1, help="random seed (default: 1)")
+
+
+def solve(player: int, opponent: int) -> EndgameResult:
+    """The endgame solver, loaded when a file is solved (its tables take about 30 ms)."""
+    from reversi_tui.engine.ai.endgame import solve as solve_exactly
+
+    return solve_exactly(player, opponent)
 
 
 def run_perft(args: argparse.Namespace) -> int:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import multiprocessing
 import os
 import random
 import resource
@@ -29,10 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reversi_tui.commands.options import Commands, int_range
 from reversi_tui.engine import Game, square_name
-from reversi_tui.net import protocol
-from reversi_tui.net.server import Server
-from reversi_tui.net.store import SqliteStore
 
 
 def _name_from_address(sock: socket.socket) -> str:
@@ -41,6 +38,9 @@ def _name_from_address(sock: socket.socket) -> str:
 
 def _serve(directory: str, ready: Any) -> None:
     """The child: a server on ``directory``/s.sock until SIGTERM."""
+
+    from reversi_tui.net.server import Server  # the server: only in its process
+    from reversi_tui.net.store import SqliteStore
 
     async def main() -> None:
         store = SqliteStore(Path(directory) / "db" / "online.sqlite3")
@@ -88,6 +88,8 @@ async def _connect(directory: Path, name: str) -> Player:
     await asyncio.get_running_loop().sock_connect(sock, str(directory / "s.sock"))
     reader, writer = await asyncio.open_unix_connection(sock=sock, limit=1 << 16)
     player = Player(name, reader, writer)
+    from reversi_tui.net import protocol
+
     player.send(type="hello", version=protocol.VERSION)
     await player.expect("welcome")
     return player
@@ -143,6 +145,8 @@ async def _bench(directory: Path, clients: int, seed: int) -> tuple[list[float],
 
 def _check(directory: Path, seen: dict[int, str]) -> list[str]:
     """Every game in the store is finished, legal, and the one the clients saw."""
+    from reversi_tui.net.store import SqliteStore
+
     problems = []
     store = SqliteStore(directory / "db" / "online.sqlite3")
     try:
@@ -168,8 +172,32 @@ def _check(directory: Path, seen: dict[int, str]) -> list[str]:
     return problems
 
 
+def add_parser(kinds: Commands) -> None:
+    """``reversi bench online``'s options; ``run`` is its handler."""
+    bench_online = kinds.add_parser(
+        "online", help="clients playing whole games at once on one server: latency, memory"
+    )
+    bench_online.add_argument(
+        "--clients",
+        type=int_range(2, 400),
+        default=50,
+        help="connections, two per game (default: 50, so 25 games at once)",
+    )
+    bench_online.add_argument("--seed", type=int, default=1, help="seed for the moves")
+    bench_online.add_argument(
+        "--time-limit",
+        type=int_range(1, 3600),
+        default=300,
+        metavar="S",
+        help="give up after S seconds (default: 300)",
+    )
+    bench_online.set_defaults(handler=run)
+
+
 def run(args: argparse.Namespace) -> int:
     """``reversi bench online``: 1 when a game is inconsistent or the run fails."""
+    import multiprocessing
+
     clients = args.clients - args.clients % 2
     with tempfile.TemporaryDirectory(prefix="reversi-bench-online-") as name:
         directory = Path(name)

@@ -23,8 +23,8 @@ import termios
 import time
 from typing import NoReturn
 
+from reversi_tui.commands.options import Commands, int_range
 from reversi_tui.terminal import warn
-from reversi_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 
 #: No output for this long means the app has finished answering.
 QUIET = 0.25
@@ -142,9 +142,27 @@ def _describe(status: int) -> str:
     return f"exit status {os.waitstatus_to_exitcode(status)}"
 
 
+def add_parser(kinds: Commands) -> None:
+    """``reversi bench tui``'s options; ``run`` is its handler."""
+    bench_tui = kinds.add_parser(
+        "tui", help="start-up time, key latency and bytes per key of the app, through a pty"
+    )
+    bench_tui.add_argument("--columns", type=int_range(20, 500), default=80, help="default: 80")
+    bench_tui.add_argument("--rows", type=int_range(10, 300), default=24, help="default: 24")
+    bench_tui.add_argument(
+        "--presses", type=int_range(1, 10000), default=40, help="cursor keys to time"
+    )
+    bench_tui.add_argument(
+        "--thinking", action="store_true", help="press the keys while the computer searches"
+    )
+    bench_tui.set_defaults(handler=run)
+
+
 def run(args: argparse.Namespace) -> int:
     """Measure and print the figures; exit status 2 below the game's minimum size and 1
     when nothing could be measured (the app did not start or never answered a key)."""
+    from reversi_tui.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH  # imports Textual
+
     if args.columns < MIN_WIDTH or args.rows < MIN_HEIGHT:
         warn(
             f"reversi bench tui: nothing to measure at {args.columns}x{args.rows}: below "

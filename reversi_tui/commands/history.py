@@ -19,17 +19,13 @@ from reversi_tui.engine import PASS, format_position
 from reversi_tui.match.record import GameRecord, Result
 from reversi_tui.match.settings import PlayerKind, PlayerSpec, handicap_of
 from reversi_tui.records.atomic import atomic_write
-from reversi_tui.records.database import (
-    DatabaseError,
-    RecordsDatabase,
-    StoredGame,
-    duration_seconds,
-)
 from reversi_tui.records.paths import DATA_DIR_ENV, Places, StorageError
 from reversi_tui.terminal import warn
 
 if TYPE_CHECKING:
     from rich.table import Table
+
+    from reversi_tui.records.database import StoredGame
 
 NO_GAMES = "No games recorded yet: finished games appear here."
 
@@ -59,6 +55,8 @@ def add_parser(commands: Commands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print (or export) the records; 1 with one line on standard error when that fails."""
+    from reversi_tui.records.database import DatabaseError, RecordsDatabase
+
     path = Places.resolve(args.data_dir).database
     if not path.exists():
         return _show([], args, total=0)
@@ -143,6 +141,8 @@ def _move_count(record: GameRecord) -> int:
 
 def game_json(game: StoredGame) -> dict[str, Any]:
     """One game's JSON object: the columns of the records database."""
+    from reversi_tui.records.database import duration_seconds
+
     record, result = game.record, game.record.result
     corners, colour = handicap_of(record.start) or (None, None)
     data: dict[str, Any] = {
