@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import importlib
 import sys
 from collections.abc import Callable, Sequence
 
@@ -14,6 +13,7 @@ from reversi_tui.commands.options import (
     MOST_GAMES,
     MOST_SECONDS,
     POSITION_HELP,
+    Commands,
     Parser,
     int_range,
     seconds,
@@ -60,6 +60,19 @@ WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 DEFAULT_DELAY = 0.5
 #: The least seconds the computer takes to answer a person when --reply-delay is not given.
 DEFAULT_REPLY_DELAY = 0.4
+
+
+#: The commands, in the order ``reversi --help`` lists them: each adds its parser.
+COMMANDS: tuple[Callable[[Commands], None], ...] = (
+    move.add_parser,
+    solve.add_parser,
+    arena.add_parser,
+    play.add_online_parser,
+    serve.add_parser,
+    convert.add_parser,
+    history.add_parser,
+    bench.add_parser,
+)
 
 
 def _non_negative_float(text: str) -> float:
@@ -237,28 +250,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --load: which game of a file with several (default: the first)",
     )
 
+    # Each command declares its options and names its handler (``set_defaults(handler=)``)
+    # in its own module, kept light to import: what it runs on it imports when it runs.
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
-
-    move.add_parser(commands)
-    solve.add_parser(commands)
-
-    arena.add_parser(commands)
-    play.add_online_parser(commands)
-
-    serve.add_parser(commands)
-    convert.add_parser(commands)
-
-    history.add_parser(commands)
-
-    bench.add_parser(commands)
+    for add_parser in COMMANDS:
+        add_parser(commands)
     return parser
-
-
-#: command -> "module:function"; imported only when the command runs. A command whose
-#: module declares its own options (``add_parser``) names its handler there instead.
-_HANDLERS = {
-    ("bench", "fuzz"): "reversi_tui.commands.bench_fuzz:run",
-}
 
 
 def looks_like_position(arg: str) -> bool:
@@ -353,9 +350,5 @@ def _run(argv: Sequence[str] | None) -> int:
         from reversi_tui.commands.play import run_tui
 
         return run_tui(args)
-    handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
-    if handler is not None:
-        return handler(args)
-    key = (args.command, args.bench) if args.command == "bench" else args.command
-    module, _, name = _HANDLERS[key].partition(":")
-    return int(getattr(importlib.import_module(module), name)(args))
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    return handler(args)

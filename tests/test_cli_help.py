@@ -15,6 +15,7 @@ import contextlib
 import io
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -124,17 +125,26 @@ def test_each_command_prints_the_same_help_and_takes_the_same_options(
     assert now == before
 
 
-def test_every_command_has_one_handler() -> None:
-    """Named by its module's ``add_parser`` (``set_defaults(handler=...)``), or, until its
-    module declares its options, in ``cli._HANDLERS``; never both."""
-    from reversi_tui.cli import _HANDLERS
-
+def test_every_command_has_its_handler() -> None:
+    """Named by its module's ``add_parser`` (``set_defaults(handler=...)``)."""
     for path, parser in _commands(build_parser()):
-        if not path or path == ("bench",):
+        if path in ((), ("bench",)):
             continue
-        own = callable(parser._defaults.get("handler"))
-        listed = (path if len(path) > 1 else path[0]) in _HANDLERS
-        assert own != listed, path
+        assert callable(parser._defaults.get("handler")), path
+
+
+def test_building_the_parser_imports_no_command_s_machinery() -> None:
+    """The command modules stay light: Textual, the server, the search, the endgame
+    tables and Rich load when a command runs, not to read the options."""
+    code = (
+        "import sys; from reversi_tui.cli import build_parser; build_parser(); "
+        "heavy = ['textual', 'rich', 'reversi_tui.net.server', 'reversi_tui.engine.ai.search', "
+        "'reversi_tui.engine.ai.endgame', 'reversi_tui.tui']; "
+        "print([m for m in heavy if m in sys.modules])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
 
 
 def test_a_changed_help_line_is_caught(frozen: dict[str, Any]) -> None:

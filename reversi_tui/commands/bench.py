@@ -8,7 +8,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from reversi_tui.commands import bench_online, bench_tui
+from reversi_tui.commands import bench_fuzz, bench_online, bench_tui
 from reversi_tui.commands.options import Commands, int_range
 from reversi_tui.commands.solve import SLOW_EMPTIES
 from reversi_tui.engine import PASS, Position, parse_position, parse_square, square_name
@@ -30,8 +30,7 @@ Case = tuple[int, Position, dict[int, int]]
 
 
 def add_parser(commands: Commands) -> None:
-    """``reversi bench``'s kinds and their options; each kind names its handler (fuzz's is
-    still in ``cli._HANDLERS``)."""
+    """``reversi bench``'s kinds and their options; each kind names its handler."""
     bench = commands.add_parser("bench", help="benchmarks: perft, solve FILE, tui, fuzz, online")
     bench_kinds = bench.add_subparsers(dest="bench", metavar="KIND", required=True)
     perft = bench_kinds.add_parser("perft", help="count leaves from the start position")
@@ -53,17 +52,7 @@ def add_parser(commands: Commands) -> None:
     bench_solve.set_defaults(handler=run_solve)
     bench_tui.add_parser(bench_kinds)
     bench_online.add_parser(bench_kinds)
-    bench_fuzz = bench_kinds.add_parser(
-        "fuzz", help="random bytes to the TUI's input parser and random key bursts to the app"
-    )
-    bench_fuzz.add_argument(
-        "--events",
-        type=int_range(2, 10_000_000),
-        default=2000,
-        metavar="N",
-        help="events to send, half bytes and half keys (default: 2000)",
-    )
-    bench_fuzz.add_argument("--seed", type=int, default=1, help="random seed (default: 1)")
+    bench_fuzz.add_parser(bench_kinds)
 
 
 def solve(player: int, opponent: int) -> EndgameResult:

@@ -24,14 +24,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from textual import events
-
+from reversi_tui.commands.options import Commands, int_range
 from reversi_tui.engine import Ply, Position
 from reversi_tui.engine.ai.result import SearchResult
 from reversi_tui.match import MatchSettings, PlayerKind, PlayerSpec
 from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult
 from reversi_tui.players import LocalHuman
-from reversi_tui.tui.input import MAX_CELLS, SafeParser, input_decoder
 
 #: Keys of the bursts: every binding of the game, dialogs and palette, and some others.
 KEYS = (
@@ -88,6 +86,10 @@ def random_chunk(rng: random.Random) -> bytes:
 
 def fuzz_bytes(count: int, seed: int) -> FuzzReport:
     """``count`` random chunks through the decoder and parser, split at random places."""
+    from textual import events  # Textual: only when the bench runs
+
+    from reversi_tui.tui.input import MAX_CELLS, SafeParser, input_decoder
+
     rng = random.Random(seed)
     report = FuzzReport()
     parser = SafeParser()
@@ -138,6 +140,7 @@ def _instant_advisor(position: Position, should_stop: Callable[[], bool]) -> Sea
 
 def _send_burst(app: object, keys: list[str]) -> None:
     """All ``keys`` at once, as the driver posts a terminal's read (no wait between)."""
+    from textual import events
     from textual.app import App
 
     assert isinstance(app, App)
@@ -213,6 +216,22 @@ async def fuzz_keys(count: int, seed: int, *, burst: int = 8) -> FuzzReport:
 def fuzz(count: int, seed: int) -> tuple[FuzzReport, FuzzReport]:
     """Half the events as bytes to the parser, half as key bursts to the app."""
     return fuzz_bytes(count - count // 2, seed), asyncio.run(fuzz_keys(count // 2, seed))
+
+
+def add_parser(kinds: Commands) -> None:
+    """``reversi bench fuzz``'s options; ``run`` is its handler."""
+    bench_fuzz = kinds.add_parser(
+        "fuzz", help="random bytes to the TUI's input parser and random key bursts to the app"
+    )
+    bench_fuzz.add_argument(
+        "--events",
+        type=int_range(2, 10_000_000),
+        default=2000,
+        metavar="N",
+        help="events to send, half bytes and half keys (default: 2000)",
+    )
+    bench_fuzz.add_argument("--seed", type=int, default=1, help="random seed (default: 1)")
+    bench_fuzz.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
