@@ -36,7 +36,8 @@ from reversi_tui.tui.ascii import (
     install_scrollbars,
 )
 from reversi_tui.tui.commands import GameCommands
-from reversi_tui.tui.input import KeyBurst, guard_option_list_paging, input_driver
+from reversi_tui.tui.compat.option_list import guard_option_list_paging
+from reversi_tui.tui.input import KeyBurst, input_driver
 from reversi_tui.tui.palette import open_palette, open_theme_picker
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game import GameScreen

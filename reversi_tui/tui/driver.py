@@ -7,6 +7,11 @@ runs the same loop with the tolerant decoder and parser of ``reversi_tui.tui.inp
 drops bursts of keys far faster than typing (``BurstGuard``; without parsing them once
 a burst is under way, so a megabyte costs next to nothing), and believes the terminal's
 size only when it is sane.
+
+Upstream: Textual #6456 (the strict decoder and parser of the input loop); the writer
+thread dying on a hung-up terminal: no upstream issue filed. Delete the copied loop
+when ``LinuxDriver`` takes the decoder and parser to use and survives EIO. Listed in
+``reversi_tui.tui.compat.WORKAROUNDS``.
 """
 
 from __future__ import annotations

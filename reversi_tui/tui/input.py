@@ -25,7 +25,13 @@ and in 8.2.8 several inputs kill the app or worse:
 - ``OptionList._move_page`` looks up the highlighted option's line before the list
   has been laid out (``KeyError``): PageUp right after Ctrl+P, or in a ``Select``'s
   drop-down opened in the same key burst, killed the app.
-  ``guard_option_list_paging`` makes paging wait for the layout.
+  ``guard_option_list_paging`` (``reversi_tui.tui.compat.option_list``) makes paging
+  wait for the layout.
+
+Upstream: Textual #6456 (the decoder and the parser). Delete ``SafeParser`` and
+``input_decoder`` when Textual survives ``HOSTILE_INPUT`` of
+``tests/tui/test_input_survival.py`` without them; the burst guard is the app's own
+policy. Listed in ``reversi_tui.tui.compat.WORKAROUNDS``.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ import codecs
 import re
 import sys
 from collections.abc import Callable, Generator, Iterable, Iterator
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from textual import constants, events
 from textual._parser import ParseEOF, ParseError, ParseTimeout, Peek1, Read1, TokenCallback
@@ -42,7 +48,6 @@ from textual._time import get_time
 from textual._xterm_parser import XTermParser
 from textual.keys import Keys
 from textual.message import Message
-from textual.widgets import OptionList
 
 if TYPE_CHECKING:
     from textual.driver import Driver
@@ -382,27 +387,3 @@ def input_driver() -> type[Driver] | None:
     from reversi_tui.tui.driver import ReversiDriver
 
     return ReversiDriver
-
-
-def _guarded_move_page(self: OptionList, direction: Literal[-1, 1]) -> None:
-    """``OptionList._move_page``, once the options have been laid out into lines."""
-    if not self._options or self.highlighted is None:
-        return
-    if self.highlighted not in self._index_to_line or not self._lines:
-        return  # not laid out yet (Textual 8.2.8 raised KeyError here): nothing to page
-    _move_page(self, direction)
-
-
-_move_page: Callable[[OptionList, Literal[-1, 1]], None] = OptionList._move_page
-
-
-def guard_option_list_paging() -> None:
-    """PageUp/PageDown in an option list before its first layout do nothing.
-
-    Textual 8.2.8's ``OptionList._move_page`` reads ``_index_to_line``, filled only
-    once the list knows its size; the command palette's list and a ``Select``'s
-    drop-down receive keys before that in a fast burst, and ``KeyError`` ended the app.
-    Both lists are built inside Textual, so the method itself is guarded (once).
-    """
-    if OptionList._move_page is not _guarded_move_page:
-        setattr(OptionList, "_move_page", _guarded_move_page)  # noqa: B010

@@ -309,7 +309,7 @@ async def test_select_drop_down_paged_in_the_same_burst() -> None:
 
 
 def test_paging_an_option_list_that_is_not_laid_out_does_nothing() -> None:
-    from reversi_tui.tui.input import guard_option_list_paging
+    from reversi_tui.tui.compat.option_list import guard_option_list_paging
 
     guard_option_list_paging()
     options = OptionList("a", "b", "c")

@@ -84,7 +84,7 @@ WORKAROUNDS: dict[str, Workaround] = {
         ),
     ),
     "OptionList paging (guard_option_list_paging)": Workaround(
-        where="reversi_tui/tui/input.py",
+        where="reversi_tui/tui/compat/option_list.py",
         upstream="no upstream issue filed: OptionList._move_page raises KeyError "
         "before the list has been laid out",
         delete_when="PageUp in a palette or drop-down opened in the same burst "
