@@ -6,20 +6,218 @@ import argparse
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from reversi_tui.commands.options import Commands, data_dir_after
+from reversi_tui.commands.options import (
+    MOST_GAMES,
+    MOST_SECONDS,
+    POSITION_HELP,
+    Commands,
+    data_dir_after,
+    int_range,
+    seconds,
+    think_seconds,
+)
 from reversi_tui.engine import Color, Game
 from reversi_tui.engine.notation import NotationError
 from reversi_tui.match import MatchSettings, PlayerSpec
-from reversi_tui.records.paths import file_kind
+from reversi_tui.match.settings import LEVEL_NAMES
+from reversi_tui.records.paths import DATA_DIR_ENV, file_kind
 from reversi_tui.records.settings_file import StoredSettings
 from reversi_tui.terminal import is_terminal, terminal_problem, use_ascii, warn
 
 #: The most bytes ``--load`` reads: game files are a few kilobytes.
 MOST_GAME_FILE_BYTES = 4 * 1024 * 1024
+
+
+#: Options that only the full-screen game reads; line mode says it ignores them.
+TUI_ONLY = (
+    "--ascii",
+    "--unicode",
+    "--no-mouse",
+    "--theme",
+    "--delay",
+    "--reply-delay",
+    "--new",
+    "--resume",
+)
+#: The TUI's pause between computer moves when --delay is not given.
+DEFAULT_DELAY = 0.5
+#: The least seconds the computer takes to answer a person when --reply-delay is not given.
+DEFAULT_REPLY_DELAY = 0.4
+
+
+def _non_negative_float(text: str) -> float:
+    return seconds(text, zero_ok=True, most=MOST_SECONDS)
+
+
+def _player(text: str) -> str:
+    """A ``--black``/``--white`` value: a player's text form (``human``, ``hard``,
+    ``hard/2.5s``...: see ``PlayerSpec``) that this version can play, in its one spelling."""
+    try:
+        spec = PlayerSpec.from_text(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    from reversi_tui.players import can_play  # only when a player is given
+
+    if spec.think_time is not None and spec.think_time > MOST_SECONDS:
+        raise argparse.ArgumentTypeError(f"a player thinks at most {MOST_SECONDS:g} seconds")
+    if not can_play(spec):
+        raise argparse.ArgumentTypeError(
+            f"{spec.label} cannot play yet: this version plays human and the levels "
+            f"({', '.join(LEVEL_NAMES)})"
+        )
+    return spec.text
+
+
+class _TuiOnly(argparse.Action):
+    """Stores an option of the full-screen game and notes that it was given.
+
+    ``nargs=0`` makes a flag (stores True); otherwise the value is stored. The
+    canonical names given collect in ``tui_only`` so ``--plain`` can warn about them.
+    """
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[object] | None,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, True if self.nargs == 0 else values)
+        given: tuple[str, ...] = getattr(namespace, "tui_only", ())
+        name = self.option_strings[0]
+        if name not in given:
+            namespace.tui_only = (*given, name)
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """The game's options (``reversi`` with no command): ``run_tui``, or ``run_plain``
+    with ``--plain``, read them."""
+    parser.add_argument(
+        "--plain", action="store_true", help="line mode (RowCol moves on standard input)"
+    )
+    parser.add_argument(
+        "--black",
+        type=_player,
+        metavar="PLAYER",
+        help="who plays black: human, easy, medium, hard or expert, or a level with its own "
+        "seconds or depth per move, like hard/2.5s, hard/6ply or hard/0.5s/6ply "
+        "(default: human)",
+    )
+    parser.add_argument(
+        "--white",
+        type=_player,
+        metavar="PLAYER",
+        help="who plays white: as --black (default: medium; human in --plain)",
+    )
+    parser.add_argument(
+        "--handicap",
+        type=int_range(0, 4),
+        metavar="N",
+        help="pre-place N corner discs (0-4, corners a1, h8, h1, a8) for --handicap-colour",
+    )
+    parser.add_argument(
+        "--handicap-colour",
+        "--handicap-color",
+        choices=("black", "white"),
+        help="the colour that gets the handicap corners (default: black)",
+    )
+    parser.add_argument(
+        "--think-time",
+        type=think_seconds,
+        metavar="S",
+        help="seconds the computer may think per move, at most 3600 "
+        "(default: the level's own budget; a player's own, as in hard/2.5s, comes first)",
+    )
+    parser.add_argument(
+        "--seed", type=int, help="seed the computer's choice among equal moves (reproducible games)"
+    )
+    parser.set_defaults(tui_only=())
+    parser.add_argument(
+        "--delay",
+        action=_TuiOnly,
+        type=_non_negative_float,
+        default=DEFAULT_DELAY,
+        metavar="S",
+        help=f"pause between moves when the computer plays both sides (default: {DEFAULT_DELAY})",
+    )
+    parser.add_argument(
+        "--reply-delay",
+        action=_TuiOnly,
+        type=_non_negative_float,
+        default=DEFAULT_REPLY_DELAY,
+        metavar="S",
+        help="the least time the computer takes to answer you, so you see your move land "
+        f"first (default: {DEFAULT_REPLY_DELAY})",
+    )
+    glyphs = parser.add_mutually_exclusive_group()
+    glyphs.add_argument(
+        "--ascii",
+        action=_TuiOnly,
+        nargs=0,
+        default=False,
+        help="draw with ASCII only (discs X and O, empty .); chosen automatically when the "
+        "locale is not UTF-8 (LC_ALL, LC_CTYPE, LANG)",
+    )
+    glyphs.add_argument(
+        "--unicode",
+        action=_TuiOnly,
+        nargs=0,
+        default=False,
+        help="draw the Unicode board even when the locale is not UTF-8",
+    )
+    parser.add_argument(
+        "--no-mouse", action=_TuiOnly, nargs=0, default=False, help="do not capture the mouse"
+    )
+    parser.add_argument(
+        "--theme", action=_TuiOnly, metavar="NAME", help="start with this theme (see the palette)"
+    )
+    parser.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help=f"keep autosaves, saved games, records and settings in DIR (default: the "
+        f"user's data directory; also ${DATA_DIR_ENV})",
+    )
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument(
+        "--new",
+        action=_TuiOnly,
+        nargs=0,
+        default=False,
+        help="start a new game without offering the unfinished ones",
+    )
+    start.add_argument(
+        "--resume",
+        action=_TuiOnly,
+        nargs=0,
+        default=False,
+        help="resume the most recent unfinished game without asking",
+    )
+    start.add_argument(
+        "--load",
+        metavar="FILE",
+        help="play on from a game file: PGN, GGF, a move list or a position",
+    )
+    start.add_argument(
+        "--moves",
+        metavar="MOVES",
+        help="play on after these moves from the start (f5d6c3...), or from the POSITION "
+        "they follow (what m copies for a handicap game)",
+    )
+    start.add_argument(
+        "--position",
+        metavar="POSITION",
+        help=f"play on from here: {POSITION_HELP}; moves may follow (f5d6...)",
+    )
+    parser.add_argument(
+        "--game",
+        type=int_range(1, MOST_GAMES),
+        metavar="N",
+        help="with --load: which game of a file with several (default: the first)",
+    )
 
 
 class StartError(Exception):
