@@ -29,7 +29,6 @@ from reversi_tui.engine import Ply, Position
 from reversi_tui.engine.ai.result import SearchResult
 from reversi_tui.match import MatchSettings, PlayerKind, PlayerSpec
 from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult
-from reversi_tui.players import LocalHuman
 
 #: Keys of the bursts: every binding of the game, dialogs and palette, and some others.
 KEYS = (
@@ -131,6 +130,8 @@ class InstantComputer:
 
 
 def _instant_source(spec: PlayerSpec, seed: int | None = None) -> MoveSource:
+    from reversi_tui.players import LocalHuman
+
     return LocalHuman() if spec.kind is PlayerKind.HUMAN else InstantComputer()
 
 

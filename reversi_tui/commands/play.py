@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from reversi_tui.commands.options import (
     MOST_GAMES,
@@ -25,8 +26,10 @@ from reversi_tui.engine.notation import NotationError
 from reversi_tui.match import MatchSettings, PlayerSpec
 from reversi_tui.match.settings import LEVEL_NAMES
 from reversi_tui.records.paths import DATA_DIR_ENV, file_kind
-from reversi_tui.records.settings_file import StoredSettings
 from reversi_tui.terminal import is_terminal, terminal_problem, use_ascii, warn
+
+if TYPE_CHECKING:
+    from reversi_tui.records.settings_file import StoredSettings
 
 #: The most bytes ``--load`` reads: game files are a few kilobytes.
 MOST_GAME_FILE_BYTES = 4 * 1024 * 1024
@@ -238,6 +241,8 @@ def settings_from_args(
 ) -> MatchSettings:
     """The options, over the remembered settings (``stored``), over the front end's
     defaults ``black``/``white`` (line mode remembers nothing: its runs are scripts)."""
+    from reversi_tui.records.settings_file import StoredSettings  # only to start a game
+
     kept = stored if stored is not None else StoredSettings(black=black, white=white)
     think = args.think_time if args.think_time is not None else kept.think_time
     handicap = args.handicap if args.handicap is not None else kept.handicap
