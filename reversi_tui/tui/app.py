@@ -37,8 +37,8 @@ from reversi_tui.tui.ascii import (
 )
 from reversi_tui.tui.commands import GameCommands
 from reversi_tui.tui.compat.option_list import guard_option_list_paging
+from reversi_tui.tui.compat.palette import open_palette, open_theme_picker
 from reversi_tui.tui.input import KeyBurst, input_driver
-from reversi_tui.tui.palette import open_palette, open_theme_picker
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game import GameScreen
 from reversi_tui.tui.screens.help import HelpScreen
@@ -280,7 +280,7 @@ class ReversiApp(App[int]):
         )
 
     def action_command_palette(self) -> None:
-        """Ctrl+P: one palette at a time, safe to close at once (``tui/palette.py``)."""
+        """Ctrl+P: one palette at a time, safe to close at once (``tui/compat/palette.py``)."""
         open_palette(self)
 
     def search_themes(self) -> None:

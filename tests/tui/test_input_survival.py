@@ -319,7 +319,7 @@ def test_paging_an_option_list_that_is_not_laid_out_does_nothing() -> None:
 
 
 # Key bursts that open and close a dialog or the palette in one read. Each of these
-# killed the app in Textual 8.2.8 (see tui/palette.py and tui/widgets/select.py).
+# killed the app in Textual 8.2.8 (see tui/compat/palette.py and tui/compat/select.py).
 
 
 async def open_palette(app: ReversiApp, pilot: Pilot[int], *, themes: bool = False) -> None:

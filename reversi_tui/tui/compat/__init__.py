@@ -97,7 +97,7 @@ WORKAROUNDS: dict[str, Workaround] = {
         ),
     ),
     "command palette (GamePalette)": Workaround(
-        where="reversi_tui/tui/palette.py",
+        where="reversi_tui/tui/compat/palette.py",
         upstream="no upstream issue filed: CommandPalette's worker, watchers and "
         "timer raise NoMatches once it is closing; App.action_command_palette opens "
         "a second palette under one id; a double dismiss pops the screen under it",
