@@ -149,10 +149,10 @@ def test_the_tui_never_imports_the_commands() -> None:
     [
         ("reversi_tui.tui.app", "reversi_tui.commands.play"),
         pytest.param(
-            "reversi_tui.tui.driver",
-            "reversi_tui.tui.input",
+            "reversi_tui.tui.compat.driver",
+            "reversi_tui.tui.compat.input",
             marks=pytest.mark.xfail(
-                strict=True, reason="input_driver() in tui/input.py imports tui/driver.py"
+                strict=True, reason="input_driver() in compat/input.py imports compat/driver.py"
             ),
         ),
     ],

@@ -5,7 +5,7 @@ Two parts, each given half the events:
 - bytes: random chunks (printable text, bytes that are not UTF-8, escape sequences
   with extreme numbers, mouse and resize reports, terminal replies, cut at random
   places) go through the decoder and parser the app's driver uses
-  (``reversi_tui.tui.input``); a crash is any exception, or a size outside
+  (``reversi_tui.tui.compat.input``); a crash is any exception, or a size outside
   1..``MAX_CELLS`` reaching the app;
 - keys: bursts of random keys (the palette, the dialogs, paging, quitting) are sent
   to the app headless, all at once as a terminal sends them; a crash is the app
@@ -87,7 +87,7 @@ def fuzz_bytes(count: int, seed: int) -> FuzzReport:
     """``count`` random chunks through the decoder and parser, split at random places."""
     from textual import events  # Textual: only when the bench runs
 
-    from reversi_tui.tui.input import MAX_CELLS, SafeParser, input_decoder
+    from reversi_tui.tui.compat.input import MAX_CELLS, SafeParser, input_decoder
 
     rng = random.Random(seed)
     report = FuzzReport()

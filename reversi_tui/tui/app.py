@@ -36,9 +36,9 @@ from reversi_tui.tui.ascii import (
     install_scrollbars,
 )
 from reversi_tui.tui.commands import GameCommands
+from reversi_tui.tui.compat.input import KeyBurst, input_driver
 from reversi_tui.tui.compat.option_list import guard_option_list_paging
 from reversi_tui.tui.compat.palette import open_palette, open_theme_picker
-from reversi_tui.tui.input import KeyBurst, input_driver
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game import GameScreen
 from reversi_tui.tui.screens.help import HelpScreen
@@ -269,7 +269,7 @@ class ReversiApp(App[int]):
         remove_exit_signals(self)
 
     def on_key_burst(self, burst: KeyBurst) -> None:
-        """Keys far faster than typing were dropped (``tui/input.py``): say so, once."""
+        """Keys far faster than typing were dropped (``tui/compat/input.py``): say so, once."""
         self.notify(
             f"{burst.count:,} characters came all at once, faster than anyone types, "
             "and were not taken as keys. To paste, use your terminal's own paste.",

@@ -31,7 +31,7 @@ from textual.message import Message
 
 from reversi_tui.engine import square_name
 from reversi_tui.records.autosave import SavedGame
-from reversi_tui.tui.input import (
+from reversi_tui.tui.compat.input import (
     BURST_KEYS,
     CLUMP_SECONDS,
     QUIET_SECONDS,

@@ -1,6 +1,6 @@
 """The app survives any input: stray bytes, huge numbers, terminal replies, key bursts.
 
-Each case once killed the app (Textual 8.2.8's input path; see ``reversi_tui.tui.input``).
+Each case once killed the app (Textual 8.2.8's input path; see ``reversi_tui.tui.compat.input``).
 The pty tests run ``python -m reversi_tui`` as a user's terminal would, write the bytes,
 then check the app still answers a key (``?`` shows the help), quits cleanly and never
 printed a traceback. The parser tests feed the same bytes to the parser directly; the
@@ -32,8 +32,8 @@ from textual.widgets import OptionList, Select
 from textual.widgets._select import SelectOverlay
 
 from reversi_tui.tui.app import ReversiApp
+from reversi_tui.tui.compat.input import MAX_CELLS, SafeParser, input_decoder
 from reversi_tui.tui.compat.select import SafeSelect
-from reversi_tui.tui.input import MAX_CELLS, SafeParser, input_decoder
 from reversi_tui.tui.screens.new_game import NewGameScreen
 
 from .helpers import make_app, settle, wait_until

@@ -35,7 +35,7 @@ _PALETTE = "textual.command"
 
 WORKAROUNDS: dict[str, Workaround] = {
     "input decoder and parser (SafeParser)": Workaround(
-        where="reversi_tui/tui/input.py",
+        where="reversi_tui/tui/compat/input.py",
         upstream="Textual #6456: non-UTF-8 bytes, huge numbers, absurd sizes, terminal "
         "replies and pastes holding ESC kill the app in the input thread or the parser",
         delete_when="Textual's decoder and XTermParser survive HOSTILE_INPUT of "
@@ -59,7 +59,7 @@ WORKAROUNDS: dict[str, Workaround] = {
         ),
     ),
     "key burst guard (BurstGuard)": Workaround(
-        where="reversi_tui/tui/input.py",
+        where="reversi_tui/tui/compat/input.py",
         upstream="no upstream issue filed: an unbracketed paste is played as keys, "
         "one by one (1 MB took a minute)",
         delete_when="never by a Textual upgrade alone: it is the app's policy, but it "
@@ -67,7 +67,7 @@ WORKAROUNDS: dict[str, Workaround] = {
         relies_on=(("textual.drivers.linux_driver", "LinuxDriver.run_input_thread"),),
     ),
     "driver input loop (ReversiDriver.run_input_thread)": Workaround(
-        where="reversi_tui/tui/driver.py",
+        where="reversi_tui/tui/compat/driver.py",
         upstream="Textual #6456 (the strict decoder and parser of "
         "LinuxDriver.run_input_thread); a hung-up terminal blocking the writer: "
         "no upstream issue filed",

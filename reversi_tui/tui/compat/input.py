@@ -384,6 +384,6 @@ def input_driver() -> type[Driver] | None:
     """
     if sys.platform == "win32":
         return None
-    from reversi_tui.tui.driver import ReversiDriver
+    from reversi_tui.tui.compat.driver import ReversiDriver
 
     return ReversiDriver

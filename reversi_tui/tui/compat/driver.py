@@ -3,7 +3,7 @@
 Textual 8.2.8's ``LinuxDriver.run_input_thread`` decodes standard input as strict
 UTF-8 and parses it with ``XTermParser``; a stray byte or a malformed sequence ends
 the thread with an exception, and the thread's wrapper panics the app. This driver
-runs the same loop with the tolerant decoder and parser of ``reversi_tui.tui.input``,
+runs the same loop with the tolerant decoder and parser of ``reversi_tui.tui.compat.input``,
 drops bursts of keys far faster than typing (``BurstGuard``; without parsing them once
 a burst is under way, so a megabyte costs next to nothing), and believes the terminal's
 size only when it is sane.
@@ -28,7 +28,7 @@ from textual._parser import ParseError
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
 
-from reversi_tui.tui.input import MAX_CELLS, BurstGuard, KeyBurst, SafeParser, input_decoder
+from reversi_tui.tui.compat.input import MAX_CELLS, BurstGuard, KeyBurst, SafeParser, input_decoder
 
 #: The longest wait for input before the parser's and the guard's timeouts are checked.
 SELECT_SECONDS = 0.1
@@ -60,7 +60,7 @@ class _ForgivingOutput:
 
 
 class ReversiDriver(LinuxDriver):
-    """``LinuxDriver`` with a tolerant decoder and parser (see ``reversi_tui.tui.input``),
+    """``LinuxDriver`` with a tolerant decoder and parser (see ``reversi_tui.tui.compat.input``),
     output that survives the terminal going away, and a hang-up noticed on input."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
