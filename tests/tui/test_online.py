@@ -181,3 +181,34 @@ async def test_a_withdrawn_challenge_closes_its_dialog_and_says_who(
         await wait_until(pilot, lambda: "bob withdrew the challenge" in lobby.session.status, LIMIT)
         assert challenges.row_count == 0
         bob.close()
+
+
+async def test_a_challenge_withdrawn_under_another_leaves_the_one_on_top(
+    server: tuple[Server, str], tmp_path: Path
+) -> None:
+    """Two challenges, two dialogs; the first is withdrawn: the second's dialog (on top)
+    stays, and answering it answers the second (Textual pops whatever is on top)."""
+    running, path = server
+    running.identify = Names("ann", "bob", "carol")
+    app = online_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        lobby, bob = await lobby_with_bob(app, pilot, path)
+        carol = await bob_on(path)  # the third connection is carol
+        bob.send(type="challenge", to="ann", color="random", id="b")
+        first = (await bob.expect("challenge_sent", re="b"))["challenge"]
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
+        carol.send(type="challenge", to="ann", color="random", id="c")
+        await carol.expect("challenge_sent", re="c")
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, ChallengedScreen) and app.screen.challenger == "carol",
+            LIMIT,
+        )
+        bob.send(type="cancel", challenge=first)
+        await wait_until(pilot, lambda: "bob withdrew the challenge" in lobby.session.status, LIMIT)
+        assert isinstance(app.screen, ChallengedScreen) and app.screen.challenger == "carol"
+        await pilot.press("y")
+        state = await carol.expect("state")
+        assert {state["black"], state["white"]} == {"ann", "carol"}
+        bob.close()
+        carol.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from textual.app import ScreenStackError
 from textual.await_complete import AwaitComplete
 from textual.screen import Screen
 
@@ -41,8 +42,16 @@ class ClosesOnce(_ScreenMixin):
         return self._dismissed or not self.is_current
 
     def dismiss(self, result: Any = None) -> AwaitComplete:
-        """Dismiss with ``result`` unless answered already (then nothing happens)."""
-        if self.answered:
+        """Dismiss with ``result`` unless answered already, or not on top: Textual pops
+        whatever screen is on top, so dismissing one seen under another (a dialog under
+        a second dialog) would close the other (then nothing happens)."""
+        if self.answered or not self._on_top():
             return AwaitComplete()  # nothing to wait for
         self._dismissed = True
         return super().dismiss(result)
+
+    def _on_top(self) -> bool:
+        try:
+            return self.app.screen is self
+        except ScreenStackError:
+            return False
