@@ -1,0 +1,51 @@
+"""The ``slow`` marker: the property, crash and long pty tests, in one list.
+
+A quick local loop may skip them (``pytest -m "not slow"``, under a minute on two
+cores); CI and the README's test command run everything.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+#: Whole modules: property tests (hypothesis, random games), kill -9 at random moments,
+#: memory and key-fuzz runs, and the tests that drive the real app in a pty.
+SLOW_MODULES = frozenset(
+    {
+        "engine/test_rules_property.py",
+        "records/test_crash.py",
+        "test_streams.py",
+        "test_terminal.py",
+        "tui/test_bursts.py",
+        "tui/test_fuzz.py",
+        "tui/test_input_survival.py",
+        "tui/test_memory.py",
+        "tui/test_suspend.py",
+    }
+)
+#: Single tests elsewhere that take seconds: a whole game played by keys, and the
+#: screens checked character by character in every mode.
+SLOW_TESTS = frozenset(
+    {
+        "test_whole_game_keyboard_only_against_the_computer",
+        "test_ascii_mode_puts_only_ascii_on_screen",
+        "test_unicode_mode_keeps_its_look",
+        "test_the_board_survives_16_colours",
+        "test_every_mark_reads_in_every_theme",
+    }
+)
+_HERE = Path(__file__).parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: property, crash and long pty tests (-m 'not slow')")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        module = item.path.relative_to(_HERE).as_posix() if item.path.is_relative_to(_HERE) else ""
+        name = item.originalname if isinstance(item, pytest.Function) else item.name
+        if module in SLOW_MODULES or name in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
