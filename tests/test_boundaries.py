@@ -148,13 +148,7 @@ def test_the_tui_never_imports_the_commands() -> None:
     ("one", "other"),
     [
         ("reversi_tui.tui.app", "reversi_tui.commands.play"),
-        pytest.param(
-            "reversi_tui.tui.compat.driver",
-            "reversi_tui.tui.compat.input",
-            marks=pytest.mark.xfail(
-                strict=True, reason="input_driver() in compat/input.py imports compat/driver.py"
-            ),
-        ),
+        ("reversi_tui.tui.compat.driver", "reversi_tui.tui.compat.input"),
     ],
 )
 def test_no_import_cycle(one: str, other: str) -> None:

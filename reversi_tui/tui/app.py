@@ -17,6 +17,7 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
+from textual.driver import Driver
 from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES, Theme
@@ -36,7 +37,7 @@ from reversi_tui.tui.ascii import (
     install_scrollbars,
 )
 from reversi_tui.tui.commands import GameCommands
-from reversi_tui.tui.compat.input import KeyBurst, input_driver
+from reversi_tui.tui.compat.input import KeyBurst
 from reversi_tui.tui.compat.option_list import guard_option_list_paging
 from reversi_tui.tui.compat.palette import open_palette, open_theme_picker
 from reversi_tui.tui.screens.confirm import ConfirmScreen
@@ -100,7 +101,7 @@ class ReversiApp(App[int]):
         settings, ``offer`` are the unfinished games the Resume dialog offers first,
         ``notices`` are messages (a damaged file set aside) shown once the app is up."""
         # Input that kills Textual 8.2.8 (stray bytes, huge numbers, replies) is survived.
-        super().__init__(driver_class=input_driver())
+        super().__init__(driver_class=_input_driver())
         guard_option_list_paging()
         #: In ASCII mode (``glyphs.ascii_only``) every character on screen is ASCII.
         self.ascii_filter: AsciiFilter | None = None
@@ -401,3 +402,13 @@ def run_app(
     finally:
         app.keep_game()
     return result if isinstance(result, int) else (app.return_code or 0)
+
+
+def _input_driver() -> type[Driver] | None:
+    """The driver whose input thread survives any input (``tui/compat/driver.py``); None
+    where Textual's is kept: only the POSIX driver is replaced, on Windows Textual chooses."""
+    if sys.platform == "win32":
+        return None
+    from reversi_tui.tui.compat.driver import ReversiDriver
+
+    return ReversiDriver

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import codecs
 import re
-import sys
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TYPE_CHECKING
 
@@ -50,7 +49,7 @@ from textual.keys import Keys
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from textual.driver import Driver
+    pass
 
 #: The most columns or rows a terminal may report; larger sizes are taken for garbage.
 MAX_CELLS = 1000
@@ -375,15 +374,3 @@ class BurstGuard:
         if self.dropped and now >= self._last_key + QUIET_SECONDS:  # as deadline() says
             over, self.dropped = self.dropped, 0
         return released, over
-
-
-def input_driver() -> type[Driver] | None:
-    """The driver whose input thread survives any input; None where Textual's is kept.
-
-    Only the POSIX driver (``LinuxDriver``) is replaced; on Windows Textual chooses.
-    """
-    if sys.platform == "win32":
-        return None
-    from reversi_tui.tui.compat.driver import ReversiDriver
-
-    return ReversiDriver
