@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from reversi_tui.tui.keys import GAME_COMMANDS, HELP, QUIT, KeyAction
 from reversi_tui.tui.screens.game import GameScreen
 
 
@@ -27,45 +28,27 @@ class PaletteCommand(NamedTuple):
 
 
 def game_commands(screen: GameScreen) -> Iterator[PaletteCommand]:
-    """The game screen's actions, in the order a player thinks of them (Quit comes later)."""
+    """The game screen's actions, in the order a player thinks of them (Quit comes later).
+
+    Names, help and order come from the key table (tui/keys.py).
+    """
 
     async def show_help() -> None:
         await screen.app.run_action("app.help")
 
-    yield PaletteCommand(
-        "New game", "Choose players, levels and a handicap (n)", screen.action_new_game
-    )
-    yield PaletteCommand(
-        "Undo", "Take back your last move; in review, step back (u)", screen.action_undo
-    )
-    yield PaletteCommand(
-        "Redo", "Play a taken-back move again; in review, step forward (U)", screen.action_redo
-    )
-    yield PaletteCommand(
-        "Hint", "The hard level's move for the side to move (i)", screen.action_hint
-    )
-    yield PaletteCommand(
-        "Save game", "Save this game to a PGN or GGF file (Ctrl+S)", screen.action_save_game
-    )
-    yield PaletteCommand(
-        "Open game",
-        "A saved game, one from the records, or a file (Ctrl+O)",
-        screen.action_open_game,
-    )
-    yield PaletteCommand(
-        "Copy moves", "The move list to the clipboard, f5d6c3... (m)", screen.action_copy_moves
-    )
-    yield PaletteCommand(
-        "Statistics",
-        "Your games against each opponent; replay a recent one (s)",
-        screen.action_statistics,
-    )
-    yield PaletteCommand(
-        "Play online",
-        "The lobby: people on this machine to challenge, games to watch (o)",
-        screen.action_play_online,
-    )
-    yield PaletteCommand("Help", "Every key and what the marks on the board mean (?)", show_help)
+    for action in GAME_COMMANDS:
+        yield _command(screen, action, show_help)
+
+
+def _command(
+    screen: GameScreen, action: KeyAction, show_help: Callable[[], Any] | None = None
+) -> PaletteCommand:
+    """The palette entry of one of the table's actions, running the screen's method."""
+    if action is HELP:
+        assert show_help is not None
+        return PaletteCommand(action.command, action.command_help, show_help)
+    run: Callable[[], Any] = getattr(screen, action.method)
+    return PaletteCommand(action.command, action.command_help, run)
 
 
 class GameCommands(Provider):
@@ -79,9 +62,7 @@ class GameCommands(Provider):
         system = [PaletteCommand(*c[:3]) for c in self.app.get_system_commands(screen)]
         yield from (c for c in system if c.name == "Theme")
         if game is not None:
-            yield PaletteCommand(
-                "Quit", "Leave Reversi; asks while a game is in progress (q)", game.action_quit_game
-            )
+            yield _command(game, QUIT)
         yield from (c for c in system if c.name != "Theme")
 
     async def discover(self) -> Hits:

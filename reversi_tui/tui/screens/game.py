@@ -20,7 +20,6 @@ from typing import TypeVar
 
 from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import var
 from textual.screen import Screen
@@ -48,6 +47,7 @@ from reversi_tui.records.formats import moves_text, opening_settings
 from reversi_tui.records.keeper import GameKeeper, moved_by_a_person
 from reversi_tui.records.memory import SettingsMemory
 from reversi_tui.records.paths import Places
+from reversi_tui.tui.keys import GAME_KEYS, bindings
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game_over import Choice, GameOverScreen, headline
 from reversi_tui.tui.screens.new_game import NewGame, NewGameScreen, think_time_of
@@ -85,29 +85,8 @@ def hint_words(score: float, exact: bool, side: Color) -> str:
 class GameScreen(Screen[None]):
     """One local match at a time: play, undo and redo, hints, review, new game, quit."""
 
-    BINDINGS = [
-        Binding("i", "hint", "Hint"),
-        Binding("u", "undo", "Undo"),
-        Binding("U,shift+u,ctrl+r", "redo", "Redo", key_display="U"),
-        # In review the arrows walk the game instead of the cursor: priority over the board.
-        Binding("left,u", "review_step(-1)", "Back", priority=True),
-        Binding("right,U,shift+u", "review_step(1)", "Forward", priority=True),
-        Binding("home", "review_edge(-1)", "Start", priority=True, show=False),
-        Binding("end", "review_edge(1)", "End", priority=True, show=False),
-        Binding("p", "play_from_here", "Play on"),
-        Binding("space", "toggle_pause", "Pause/Resume"),
-        # Enter or Space when the board takes no move (the computer's turn, review).
-        Binding("enter,space", "not_now", show=False),
-        Binding("n", "new_game", "New"),
-        Binding("q", "quit_game", "Quit"),
-        # Game files and records: the help lists them (at 80x24 the footer has no room).
-        Binding("ctrl+s", "save_game", "Save", show=False),
-        Binding("ctrl+o", "open_game", "Open", show=False),
-        # Not c: a-g are the board's column keys (c then 4 jumps to c4).
-        Binding("m", "copy_moves", "Copy moves", show=False),
-        Binding("s", "statistics", "Statistics", show=False),
-        Binding("o", "play_online", "Play online", show=False),
-    ]
+    #: Generated from the key table (tui/keys.py), in the footer's order.
+    BINDINGS = bindings(GAME_KEYS)
 
     #: After a finished game: the number of plies shown; None when live.
     review: var[int | None] = var(None)

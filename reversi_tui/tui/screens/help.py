@@ -17,40 +17,17 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
+from reversi_tui.tui.keys import GAME_HELP, REVIEW_HELP, help_rows
 from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.widgets.board import mark_css
 from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
 from reversi_tui.tui.widgets.footer import KeyFooter
 
-#: The keys during a game: (keys, what they do).
-KEYS: tuple[tuple[str, str], ...] = (
-    ("arrows  h j k l", "move the cursor (it stops at the board's edges)"),
-    ("Enter  Space", "play at the cursor"),
-    ("Tab  Shift+Tab", "next / previous legal move"),
-    ("a-h then 1-8", "jump to a square: d then 3 (shows d_; Esc cancels)"),
-    ("i", "hint: the hard level's move and what it is worth"),
-    ("u", "undo (takes back the computer's reply too)"),
-    ("U  Ctrl+R", "redo"),
-    ("Space", "computer against computer: pause / resume"),
-    ("n", "new game: players, levels, handicap, think time, pace"),
-    ("Ctrl+S", "save the game to a file: .pgn (or .ggf) in games/"),
-    ("Ctrl+O", "open a game: a saved file, a recorded game, a path"),
-    ("m", "copy the moves (f5d6c3...) to the clipboard (OSC 52)"),
-    ("s", "statistics per opponent; replay a recent game"),
-    ("o", "play online: people on this machine, games to watch"),
-    ("q  Ctrl+Q  Ctrl+C", "quit (asks while a game is in progress)"),
-    ("Ctrl+Z", "suspend to the shell; fg brings the game back"),
-    ("y  n  Esc", "confirm / cancel a dialog; Enter: the focused button"),
-    ("Ctrl+P", "command palette: the game's actions and themes"),
-    ("?", "this help"),
-)
+#: The keys during a game: (keys, what they do), from the key table (tui/keys.py).
+KEYS: tuple[tuple[str, str], ...] = help_rows(GAME_HELP)
 
 #: The keys in review, once a game is over.
-REVIEW_KEYS: tuple[tuple[str, str], ...] = (
-    ("Left Right  u U", "step back / forward through the finished game"),
-    ("Home  End", "jump to the start / the end"),
-    ("p", "play on from the position shown (asks first)"),
-)
+REVIEW_KEYS: tuple[tuple[str, str], ...] = help_rows(REVIEW_HELP)
 
 MOUSE_KEYS: tuple[tuple[str, str], ...] = (
     ("mouse", "click a legal square to play; hover previews flips"),

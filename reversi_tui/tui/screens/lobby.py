@@ -16,7 +16,6 @@ import os
 from collections.abc import Callable
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
@@ -27,6 +26,7 @@ from reversi_tui.net.online import Notice, OnlineSession
 from reversi_tui.net.protocol import ChallengeColor
 from reversi_tui.net.remote import GameLink
 from reversi_tui.tui.compat.dismiss import ClosesOnce
+from reversi_tui.tui.keys import LOBBY_KEYS, bindings
 from reversi_tui.tui.screens.challenge import ChallengedScreen, ColourScreen
 from reversi_tui.tui.screens.online_game import OnlineGameScreen
 from reversi_tui.tui.thinking import Advisor
@@ -46,15 +46,8 @@ class LobbyScreen(ClosesOnce, Screen[None]):
     LobbyScreen #challenges { height: auto; max-height: 6; }
     LobbyScreen #status { color: $text-muted; margin-top: 1; }
     """
-    BINDINGS = [
-        # Over the tables' own Enter, so the footer shows it (the tables would hide it).
-        Binding("enter", "choose", "Challenge/Watch", key_display="Enter", priority=True),
-        Binding("t", "toggle_waiting", "Want a game"),
-        Binding("d", "decline", "Decline", show=False),
-        Binding("x", "cancel_challenges", "Cancel challenges", show=False),
-        Binding("r", "refresh", "Refresh"),
-        Binding("q,escape", "leave", "Leave"),
-    ]
+    #: Generated from the key table (tui/keys.py).
+    BINDINGS = bindings(LOBBY_KEYS)
 
     def __init__(
         self,

@@ -12,7 +12,6 @@ to the game's audience, and ``q`` goes back to the lobby while the game goes on.
 from __future__ import annotations
 
 from rich.text import Text
-from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.widgets import Static
 
@@ -23,6 +22,7 @@ from reversi_tui.net import protocol
 from reversi_tui.net.online import Notice, OnlineSession
 from reversi_tui.net.remote import GameLink
 from reversi_tui.tui.compat.dismiss import ClosesOnce
+from reversi_tui.tui.keys import ONLINE_GAME_BINDINGS
 from reversi_tui.tui.screens.chat import ChatScreen
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game import GameScreen
@@ -43,16 +43,8 @@ class OnlineGameScreen(ClosesOnce, GameScreen):
     #: Chat lines kept in the panel.
     CHAT_LINES = 3
 
-    BINDINGS = [
-        # Local play's keys stay (to say why not) but leave the footer.
-        Binding("i", "hint", "Hint", show=False),
-        Binding("u", "undo", "Undo", show=False),
-        Binding("U,shift+u,ctrl+r", "redo", "Redo", show=False),
-        Binding("n", "new_game", "New", show=False),
-        Binding("r", "resign", "Resign"),
-        Binding("t", "chat", "Talk"),
-        Binding("q,escape", "leave", "Lobby"),
-    ]
+    #: Generated from the key table (tui/keys.py): local play's keys stay, out of the footer.
+    BINDINGS = list(ONLINE_GAME_BINDINGS)
 
     def __init__(
         self, session: OnlineSession, link: GameLink, advisor: Advisor, **kw: object

@@ -1,0 +1,322 @@
+"""Each key described once: the actions, their keys, footer labels, help and palette entries.
+
+The screens' ``BINDINGS`` (game, online game, lobby), the help screen's key lists
+and the command palette's game commands are all generated from this table, so a
+key, its label and its help text are written in one place only. The order of a
+screen's bindings is the footer's order; the order of ``GAME_HELP`` is the help's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from textual.binding import Binding, BindingType
+
+
+@dataclass(frozen=True)
+class KeyAction:
+    """One action: its keys as bound and as described, and where it shows.
+
+    ``action`` is the Textual action string (``""`` for a help row whose keys are
+    bound elsewhere: the board, the app, a dialog); ``keys``/``title``/``show``/
+    ``key_display``/``priority`` make the binding; ``help_keys``/``help`` the help
+    row (none when ``help`` is empty); ``command``/``command_help`` the palette entry.
+    """
+
+    action: str = ""
+    keys: str = ""
+    title: str = ""
+    show: bool = True
+    key_display: str | None = None
+    priority: bool = False
+    help_keys: str = ""
+    help: str = ""
+    command: str = ""
+    command_help: str = ""
+
+    @property
+    def method(self) -> str:
+        """The screen's method the action runs: ``review_step(-1)`` -> ``action_review_step``."""
+        return "action_" + self.action.partition("(")[0]
+
+    def binding(self, **changes: object) -> Binding:
+        """The Textual binding; ``changes`` override a field (``show=False`` online)."""
+        me = replace(self, **changes) if changes else self  # type: ignore[arg-type]
+        return Binding(
+            me.keys,
+            me.action,
+            me.title,
+            show=me.show,
+            key_display=me.key_display,
+            priority=me.priority,
+        )
+
+    @property
+    def help_row(self) -> tuple[str, str]:
+        return (self.help_keys, self.help)
+
+
+# Keys bound elsewhere (the board, the app, dialogs), described in the help ----------
+CURSOR = KeyAction(
+    help_keys="arrows  h j k l", help="move the cursor (it stops at the board's edges)"
+)
+PLAY = KeyAction(help_keys="Enter  Space", help="play at the cursor")
+NEXT_LEGAL = KeyAction(help_keys="Tab  Shift+Tab", help="next / previous legal move")
+JUMP = KeyAction(
+    help_keys="a-h then 1-8", help="jump to a square: d then 3 (shows d_; Esc cancels)"
+)
+SUSPEND = KeyAction(help_keys="Ctrl+Z", help="suspend to the shell; fg brings the game back")
+DIALOG = KeyAction(
+    help_keys="y  n  Esc", help="confirm / cancel a dialog; Enter: the focused button"
+)
+PALETTE = KeyAction(help_keys="Ctrl+P", help="command palette: the game's actions and themes")
+HELP = KeyAction(
+    action="app.help",
+    help_keys="?",
+    help="this help",
+    command="Help",
+    command_help="Every key and what the marks on the board mean (?)",
+)
+
+# The game screen -------------------------------------------------------------------
+HINT = KeyAction(
+    "hint",
+    "i",
+    "Hint",
+    help_keys="i",
+    help="hint: the hard level's move and what it is worth",
+    command="Hint",
+    command_help="The hard level's move for the side to move (i)",
+)
+UNDO = KeyAction(
+    "undo",
+    "u",
+    "Undo",
+    help_keys="u",
+    help="undo (takes back the computer's reply too)",
+    command="Undo",
+    command_help="Take back your last move; in review, step back (u)",
+)
+REDO = KeyAction(
+    "redo",
+    "U,shift+u,ctrl+r",
+    "Redo",
+    key_display="U",
+    help_keys="U  Ctrl+R",
+    help="redo",
+    command="Redo",
+    command_help="Play a taken-back move again; in review, step forward (U)",
+)
+# In review the arrows walk the game instead of the cursor: priority over the board.
+REVIEW_BACK = KeyAction(
+    "review_step(-1)",
+    "left,u",
+    "Back",
+    priority=True,
+    help_keys="Left Right  u U",
+    help="step back / forward through the finished game",
+)
+REVIEW_FORWARD = KeyAction("review_step(1)", "right,U,shift+u", "Forward", priority=True)
+REVIEW_START = KeyAction(
+    "review_edge(-1)",
+    "home",
+    "Start",
+    show=False,
+    priority=True,
+    help_keys="Home  End",
+    help="jump to the start / the end",
+)
+REVIEW_END = KeyAction("review_edge(1)", "end", "End", show=False, priority=True)
+PLAY_ON = KeyAction(
+    "play_from_here",
+    "p",
+    "Play on",
+    help_keys="p",
+    help="play on from the position shown (asks first)",
+)
+PAUSE = KeyAction(
+    "toggle_pause",
+    "space",
+    "Pause/Resume",
+    help_keys="Space",
+    help="computer against computer: pause / resume",
+)
+# Enter or Space when the board takes no move (the computer's turn, review).
+NOT_NOW = KeyAction("not_now", "enter,space", show=False)
+NEW_GAME = KeyAction(
+    "new_game",
+    "n",
+    "New",
+    help_keys="n",
+    help="new game: players, levels, handicap, think time, pace",
+    command="New game",
+    command_help="Choose players, levels and a handicap (n)",
+)
+QUIT = KeyAction(
+    "quit_game",
+    "q",
+    "Quit",
+    help_keys="q  Ctrl+Q  Ctrl+C",
+    help="quit (asks while a game is in progress)",
+    command="Quit",
+    command_help="Leave Reversi; asks while a game is in progress (q)",
+)
+# Game files and records: the help lists them (at 80x24 the footer has no room).
+SAVE = KeyAction(
+    "save_game",
+    "ctrl+s",
+    "Save",
+    show=False,
+    help_keys="Ctrl+S",
+    help="save the game to a file: .pgn (or .ggf) in games/",
+    command="Save game",
+    command_help="Save this game to a PGN or GGF file (Ctrl+S)",
+)
+OPEN = KeyAction(
+    "open_game",
+    "ctrl+o",
+    "Open",
+    show=False,
+    help_keys="Ctrl+O",
+    help="open a game: a saved file, a recorded game, a path",
+    command="Open game",
+    command_help="A saved game, one from the records, or a file (Ctrl+O)",
+)
+# Not c: a-g are the board's column keys (c then 4 jumps to c4).
+COPY_MOVES = KeyAction(
+    "copy_moves",
+    "m",
+    "Copy moves",
+    show=False,
+    help_keys="m",
+    help="copy the moves (f5d6c3...) to the clipboard (OSC 52)",
+    command="Copy moves",
+    command_help="The move list to the clipboard, f5d6c3... (m)",
+)
+STATISTICS = KeyAction(
+    "statistics",
+    "s",
+    "Statistics",
+    show=False,
+    help_keys="s",
+    help="statistics per opponent; replay a recent game",
+    command="Statistics",
+    command_help="Your games against each opponent; replay a recent one (s)",
+)
+PLAY_ONLINE = KeyAction(
+    "play_online",
+    "o",
+    "Play online",
+    show=False,
+    help_keys="o",
+    help="play online: people on this machine, games to watch",
+    command="Play online",
+    command_help="The lobby: people on this machine to challenge, games to watch (o)",
+)
+
+#: The game screen's bindings, in the footer's order.
+GAME_KEYS: tuple[KeyAction, ...] = (
+    HINT,
+    UNDO,
+    REDO,
+    REVIEW_BACK,
+    REVIEW_FORWARD,
+    REVIEW_START,
+    REVIEW_END,
+    PLAY_ON,
+    PAUSE,
+    NOT_NOW,
+    NEW_GAME,
+    QUIT,
+    SAVE,
+    OPEN,
+    COPY_MOVES,
+    STATISTICS,
+    PLAY_ONLINE,
+)
+
+#: The help's key list during a game, in its order.
+GAME_HELP: tuple[KeyAction, ...] = (
+    CURSOR,
+    PLAY,
+    NEXT_LEGAL,
+    JUMP,
+    HINT,
+    UNDO,
+    REDO,
+    PAUSE,
+    NEW_GAME,
+    SAVE,
+    OPEN,
+    COPY_MOVES,
+    STATISTICS,
+    PLAY_ONLINE,
+    QUIT,
+    SUSPEND,
+    DIALOG,
+    PALETTE,
+    HELP,
+)
+
+#: The help's key list for review, once a game is over.
+REVIEW_HELP: tuple[KeyAction, ...] = (REVIEW_BACK, REVIEW_START, PLAY_ON)
+
+#: The palette's game commands, in the order a player thinks of them; Quit comes
+#: after Theme (commands.py).
+GAME_COMMANDS: tuple[KeyAction, ...] = (
+    NEW_GAME,
+    UNDO,
+    REDO,
+    HINT,
+    SAVE,
+    OPEN,
+    COPY_MOVES,
+    STATISTICS,
+    PLAY_ONLINE,
+    HELP,
+)
+
+# The online game screen ------------------------------------------------------------
+RESIGN = KeyAction("resign", "r", "Resign")
+CHAT = KeyAction("chat", "t", "Talk")
+LEAVE_GAME = KeyAction("leave", "q,escape", "Lobby")
+
+#: Local play's keys stay (to say why not) but leave the footer.
+ONLINE_GAME_BINDINGS: tuple[Binding, ...] = (
+    HINT.binding(show=False),
+    UNDO.binding(show=False),
+    REDO.binding(show=False, key_display=None),
+    NEW_GAME.binding(show=False),
+    RESIGN.binding(),
+    CHAT.binding(),
+    LEAVE_GAME.binding(),
+)
+ONLINE_GAME_KEYS: tuple[KeyAction, ...] = (HINT, UNDO, REDO, NEW_GAME, RESIGN, CHAT, LEAVE_GAME)
+
+# The lobby -------------------------------------------------------------------------
+#: Over the tables' own Enter, so the footer shows it (the tables would hide it).
+CHOOSE = KeyAction("choose", "enter", "Challenge/Watch", key_display="Enter", priority=True)
+TOGGLE_WAITING = KeyAction("toggle_waiting", "t", "Want a game")
+DECLINE = KeyAction("decline", "d", "Decline", show=False)
+CANCEL_CHALLENGES = KeyAction("cancel_challenges", "x", "Cancel challenges", show=False)
+REFRESH = KeyAction("refresh", "r", "Refresh")
+LEAVE_LOBBY = KeyAction("leave", "q,escape", "Leave")
+
+LOBBY_KEYS: tuple[KeyAction, ...] = (
+    CHOOSE,
+    TOGGLE_WAITING,
+    DECLINE,
+    CANCEL_CHALLENGES,
+    REFRESH,
+    LEAVE_LOBBY,
+)
+
+
+def bindings(actions: tuple[KeyAction, ...]) -> list[BindingType]:
+    """A screen's ``BINDINGS`` from its actions, in order."""
+    return [action.binding() for action in actions]
+
+
+def help_rows(actions: tuple[KeyAction, ...]) -> tuple[tuple[str, str], ...]:
+    """The help's (keys, what they do) rows for the actions that have one."""
+    return tuple(action.help_row for action in actions if action.help)
