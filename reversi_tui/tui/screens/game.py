@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import datetime
 from functools import partial
 from typing import TypeVar
@@ -38,7 +37,7 @@ from reversi_tui.match import (
     StateChanged,
 )
 from reversi_tui.match.record import GameRecord, RecordError
-from reversi_tui.match.settings import PlayerSpec, handicap_of
+from reversi_tui.match.settings import PlayerSpec
 from reversi_tui.match.sources import SourceFactory
 from reversi_tui.players import playable
 from reversi_tui.records.autosave import Autosave, Resumable
@@ -199,20 +198,25 @@ class GameScreen(Screen[None]):
             return
         saved = item.saved
         record = saved.record
-        self._stop()
-        handicap, colour = handicap_of(record.start) or (0, Color.BLACK)
-        settings = replace(
-            self.match.settings,
-            black=record.black,
-            white=record.white,
-            handicap=handicap,
-            handicap_colour=colour,
-        )
-        self.match = self._new_match(settings, saved.game(), started=record.started, save=save)
-        self.review = None
-        self._start()
+        settings = opening_settings(record.start, (record.black, record.white), self.match.settings)
+        self._replace_match(settings, saved.game(), started=record.started, save=save)
         black, white = record.black.label, record.white.label
         self.set_status(f"Resumed at move {self.game.move_number}: {black} against {white}.")
+
+    def _replace_match(
+        self,
+        settings: MatchSettings,
+        game: Game | None = None,
+        *,
+        started: datetime | None = None,
+        save: Autosave | None = None,
+    ) -> None:
+        """Stop the match shown, leave review, and start a new one in its place (a new
+        game, a game opened or resumed, playing on from a move)."""
+        self._stop()
+        self.match = self._new_match(settings, game, started=started, save=save)
+        self.review = None
+        self._start()
 
     def _start(self, *, greeting: bool = False) -> None:
         """Show the match and run its turn loop (a new worker replaces the old one)."""
@@ -555,10 +559,7 @@ class GameScreen(Screen[None]):
         game ends at once: the game-over dialog offers to review it, and in review
         ``p`` plays on from any move.
         """
-        self._stop()
-        self.match = self._new_match(settings or self.match.settings, game)
-        self.review = None
-        self._start()
+        self._replace_match(settings or self.match.settings, game)
         if not game.is_over:
             self.set_status(f"Playing on from move {game.move_number}.")
 
@@ -672,10 +673,7 @@ class GameScreen(Screen[None]):
     def _play_from(self, cut: int) -> None:
         game = self.game
         branch = Game.from_moves(game.start, [p.move for p in game.plies[:cut]])
-        self._stop()
-        self.match = self._new_match(self.match.settings, branch)
-        self.review = None
-        self._start()
+        self._replace_match(self.match.settings, branch)
         self.set_status(f"Playing on from move {branch.move_number}.")
 
     def action_hint(self) -> None:
@@ -769,10 +767,7 @@ class GameScreen(Screen[None]):
                 think_time=think_time_of(settings),
             )
         left = self._left_game_words()
-        self._stop()
-        self.match = self._new_match(settings)
-        self.review = None
-        self._start()
+        self._replace_match(settings)
         self.set_status(f"{self.status}{left}")
 
     def action_quit_game(self) -> None:
