@@ -6,7 +6,7 @@ from __future__ import annotations
 from reversi_tui.engine import Color, parse_square
 from reversi_tui.match import MatchSettings, PlayerSpec
 from reversi_tui.tui.screens.confirm import ConfirmScreen
-from reversi_tui.tui.screens.game import hint_words
+from reversi_tui.tui.screens.game import GameScreen, hint_words
 from reversi_tui.tui.screens.game_over import GameOverScreen
 from reversi_tui.tui.screens.help import HelpScreen
 from reversi_tui.tui.screens.new_game import NewGameScreen
@@ -119,6 +119,9 @@ async def test_ctrl_q_quits_at_once_before_the_first_move() -> None:
 
 
 # Review ---------------------------------------------------------------------------------
+def shown(screen: GameScreen) -> int | None:
+    """How many plies the review shows (None: the game is live)."""
+    return None if screen.review is None else screen.review.index
 
 
 async def test_review_is_read_only_and_shows_the_whole_game() -> None:
@@ -129,18 +132,18 @@ async def test_review_is_read_only_and_shows_the_whole_game() -> None:
         screen = ui(app)
         assert screen.reviewing
         await pilot.press("left")  # the arrows walk the game in review, not the cursor
-        assert screen.review == 0
+        assert shown(screen) == 0
         assert "reviewing 0/1" in str(screen.sidebar.query_one("#moves-title").render())
         assert "Black won: Black 34, White 30" in str(screen.sidebar.query_one("#turn").render())
         await pilot.press("enter")  # read-only: nothing is played
         assert screen.game.is_over and len(screen.game.plies) == 1
         assert "taken back" not in screen.status and "Took back" not in screen.status
         await pilot.press("end")
-        assert screen.review == 1
+        assert shown(screen) == 1
         await pilot.press("home")
-        assert screen.review == 0
+        assert shown(screen) == 0
         await pilot.press("right")
-        assert screen.review == 1
+        assert shown(screen) == 1
         assert "reviewing 1/1" in str(screen.sidebar.query_one("#moves-title").render())
 
 
@@ -150,7 +153,7 @@ async def test_review_highlights_the_shown_move_in_the_full_list() -> None:
         screen = ui(app)
         screen._enter_review()  # as after a finished game
         await pilot.press("left", "left", "left")
-        text, row = move_text(screen.game.plies, screen.review)
+        text, row = move_text(screen.game.plies, shown(screen))
         assert "e7" in text.plain  # the moves after the shown one stay listed
         marked = [text.plain[s.start : s.end] for s in text.spans if "reverse" in str(s.style)]
         assert [m.split()[-1] for m in marked] == ["f6"]  # move 7 of 10

@@ -31,14 +31,14 @@ async def test_whole_game_keyboard_only_against_the_computer() -> None:
         plies = screen.game.plies
         final = screen.board.view.position
         await pilot.press("u")  # review walks an index back; the finished game stays as it was
-        assert screen.review is not None and screen.review < len(plies)
+        assert screen.review is not None and screen.review.index < len(plies)
         assert screen.game.plies == plies and screen.game.is_over
-        assert screen.board.view.position == plies[screen.review - 1].after
+        assert screen.board.view.position == plies[screen.review.index - 1].after
         assert screen.board.view.markers == 0  # review is read-only
         await pilot.press("enter")  # ... so Enter plays nothing
         assert screen.game.plies == plies
         await pilot.press("U")
-        assert screen.review == len(plies)
+        assert screen.review is not None and screen.review.index == len(plies)
         assert screen.board.view.position == final
         assert not isinstance(app.screen, GameOverScreen)
 

@@ -23,7 +23,8 @@ def full_game() -> Game:
 def shown_row_in_view(app: ReversiApp) -> bool:
     screen = ui(app)
     moves = screen.sidebar.query_one(MoveList)
-    _, row = move_text(screen.game.plies, screen.review)
+    assert screen.review is not None
+    _, row = move_text(screen.game.plies, screen.review.index)
     return moves.scroll_y <= row < moves.scroll_y + moves.scrollable_content_region.height
 
 

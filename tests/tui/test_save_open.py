@@ -424,7 +424,7 @@ async def test_a_finished_file_shows_game_over_and_review(tmp_path: Path) -> Non
         assert ui(app).game.move_list() == game.move_list()
         await pilot.press("left")
         review = ui(app).review
-        assert review is not None and review < len(game.plies)
+        assert review is not None and review.index < len(game.plies)
 
 
 async def test_an_illegal_move_names_move_and_square_and_keeps_the_game(tmp_path: Path) -> None:

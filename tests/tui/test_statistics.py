@@ -161,7 +161,7 @@ async def test_enter_replays_a_recent_game_and_review_steps_through_it(tmp_path:
         await pilot.press("r")
         await wait_until(pilot, lambda: screen.reviewing)
         await pilot.press("home", "right", "right")
-        assert screen.review == 2
+        assert screen.review is not None and screen.review.index == 2
         assert "Move 2 of" in screen.status
         await pilot.press("p")
         assert isinstance(app.screen, ConfirmScreen)

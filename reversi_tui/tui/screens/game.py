@@ -5,8 +5,8 @@ decides who moves or how. A key or click becomes ``match.offer``; undo, redo,
 pause and new game are calls on the match; the match's events repaint the views
 from values (a ``BoardView``, counts, the move list). While any dialog covers the
 screen the match is held: a computer may finish its search, but its move waits.
-After the game ends, review walks an index over the finished record (read-only;
-playing on from a shown move is an explicit, confirmed choice).
+After the game ends, a ``Review`` (match/review.py) walks the finished game
+(read-only; playing on from a shown move is an explicit, confirmed choice).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from reversi_tui.match import (
     StateChanged,
 )
 from reversi_tui.match.record import GameRecord, RecordError
+from reversi_tui.match.review import Review
 from reversi_tui.match.settings import PlayerSpec
 from reversi_tui.match.sources import SourceFactory
 from reversi_tui.players import playable
@@ -87,8 +88,8 @@ class GameScreen(Screen[None]):
     #: Generated from the key table (tui/keys.py), in the footer's order.
     BINDINGS = bindings(GAME_KEYS)
 
-    #: After a finished game: the number of plies shown; None when live.
-    review: var[int | None] = var(None)
+    #: After a finished game: the plies shown; None when live.
+    review: var[Review | None] = var(None)
 
     def __init__(
         self,
@@ -296,14 +297,9 @@ class GameScreen(Screen[None]):
         locals_ = self.match.local_players
         return locals_[0] if len(locals_) == 1 else None
 
-    def _shown_plies(self) -> tuple[Ply, ...]:
-        plies = self.game.plies
-        return plies if self.review is None else plies[: self.review]
-
     def _view(self, flash: int) -> BoardView:
-        plies = self._shown_plies()
-        position = plies[-1].after if plies else self.game.start
-        last = next((p.move for p in reversed(plies) if not p.is_pass), None)
+        review = self.review if self.review is not None else Review.of(self.game)
+        position, last = review.position, review.last_move
         match = self.match
         playable = not self.reviewing and match.local_to_move and not match.paused
         markers = position.legal_mask if playable else 0
@@ -323,7 +319,7 @@ class GameScreen(Screen[None]):
             self._turn_text(),
             over=self.match.is_over or self.reviewing,
             moves_changed=moves_changed,
-            current=self.review,
+            current=None if self.review is None else self.review.index,
             alert=bool(self._passes) and not self.match.is_over,
         )
 
@@ -383,7 +379,7 @@ class GameScreen(Screen[None]):
             self.action_quit_game()
 
     def _enter_review(self) -> None:
-        self.review = len(self.game.plies)
+        self.review = Review.of(self.game)
         self.set_status(
             "Reviewing: Left/Right step through the game, Home/End jump, "
             "p plays on from the shown move, n starts a new game."
@@ -488,65 +484,43 @@ class GameScreen(Screen[None]):
 
     def action_review_step(self, step: int) -> None:
         """Walk the finished game one move (and any pass after it) back or forward."""
-        if self.review is None:
-            return
-        plies = self.game.plies
-        index = self.review
-        if step < 0:
-            while index and plies[index - 1].is_pass:
-                index -= 1
-            index = max(index - 1, 0)
-        else:
-            index = min(index + 1, len(plies))
-            while index < len(plies) and plies[index].is_pass:
-                index += 1
-        self._show_review(index, flash=step > 0)
+        if self.review is not None:
+            self._show_review(self.review.step(step), flash=step > 0)
 
     def action_review_edge(self, end: int) -> None:
         """Home: the start position; End: the final position."""
-        if self.review is None:
-            return
-        self._show_review(len(self.game.plies) if end > 0 else 0, flash=False)
+        if self.review is not None:
+            self._show_review(self.review.edge(end), flash=False)
 
-    def _show_review(self, index: int, *, flash: bool) -> None:
-        assert self.review is not None
-        plies = self.game.plies
-        if index == self.review:
-            at = "start" if index == 0 else "end"
-            self.set_status(f"At the {at} of the game.")
+    def _show_review(self, review: Review, *, flash: bool) -> None:
+        shown = self.review
+        assert shown is not None
+        if review.index == shown.index:
+            self.set_status(shown.edge_status)
             return
-        changed = plies[min(index, self.review) : max(index, self.review)]
-        self.review = index
-        shown = sum(1 for p in plies[:index] if not p.is_pass)
-        total = sum(1 for p in plies if not p.is_pass)
-        if index == 0:
-            self.set_status(f"The start position (0 of {plural(total, 'move')}).")
-        else:
-            last = next(p for p in reversed(plies[:index]) if not p.is_pass)
-            self.set_status(
-                f"Move {shown} of {total}: {last.color.title} {square_name(last.move)}."
-            )
-        self._refresh_views(flash=_flash_mask(changed) if flash else 0)
+        self.review = review
+        self.set_status(review.status)
+        self._refresh_views(flash=_flash_mask(review.changed(shown)) if flash else 0)
 
     def action_play_from_here(self) -> None:
         """Leave review and play on from the shown position, after a confirmation."""
-        if self.review is None:
+        review = self.review
+        if review is None:
             return
-        plies = self.game.plies
-        cut = self.review
-        if cut >= len(plies):
+        branch = review.cut()
+        if branch is None:
             self.set_status("This is the end of the game: step back (Left) to play on from there.")
             return
-        dropped = sum(1 for p in plies[cut:] if not p.is_pass)
-        shown = sum(1 for p in plies[:cut] if not p.is_pass)
+        dropped = review.dropped
         question = (
-            f"Play on from move {shown + 1} with the same players? The finished game's "
-            f"last {dropped} move{'s' * (dropped != 1)} will be dropped from the board."
+            f"Play on from move {review.moves_shown + 1} with the same players? The finished "
+            f"game's last {plural(dropped, 'move')} will be dropped from the board."
         )
 
         def answer(yes: bool | None) -> None:
             if yes:
-                self._play_from(cut)
+                self._replace_match(self.match.settings, branch)
+                self.set_status(f"Playing on from move {branch.move_number}.")
 
         self._push_once(
             ConfirmScreen("Play from here?", question, "Play on", "Keep reviewing"), answer
@@ -669,12 +643,6 @@ class GameScreen(Screen[None]):
         self.set_status(
             f"Copied {what} ({shown}) to the clipboard, if your terminal allows it (OSC 52)."
         )
-
-    def _play_from(self, cut: int) -> None:
-        game = self.game
-        branch = Game.from_moves(game.start, [p.move for p in game.plies[:cut]])
-        self._replace_match(self.match.settings, branch)
-        self.set_status(f"Playing on from move {branch.move_number}.")
 
     def action_hint(self) -> None:
         match = self.match
