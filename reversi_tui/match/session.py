@@ -262,7 +262,9 @@ class Match:
         """Play an answer (or resign for it) if it still belongs to the position on the board."""
         if request.token != self._token or request.position != self.game.position:
             return  # answered just as the match moved on; the loop asks again
-        if answer.resigned or answer.opponent_resigned:
+        if answer.ended is not None:
+            self.end(answer.ended)
+        elif answer.resigned or answer.opponent_resigned:
             turn = request.position.turn
             self.resign(turn if answer.resigned else turn.opponent)
         elif answer.move is not None:
@@ -411,9 +413,16 @@ class Match:
 
         A source's answer that resigns (``PlayResult.resigned``) comes here too.
         """
+        return self.end(
+            Result.forfeit(color, Termination.RESIGNATION, self.game.position.outcome())
+        )
+
+    def end(self, result: Result) -> Result:
+        """The game ends before the board does, as ``result`` says (a resignation, a
+        flag that fell, a game claimed after a player left)."""
         if self.is_over:
             raise ValueError("the game is already over")
-        self._forfeit = Result.forfeit(color, Termination.RESIGNATION, self.game.position.outcome())
+        self._forfeit = result
         self._interrupt()
         if self._resumed is not None:
             self._resumed.set()

@@ -22,6 +22,7 @@ from reversi_tui.match.settings import PlayerSpec
 
 if TYPE_CHECKING:
     from reversi_tui.engine.ai.result import SearchResult
+    from reversi_tui.match.record import Result
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,17 +40,20 @@ class PlayResult:
 
     ``resigned``: the side asked gives up. ``opponent_resigned``: the other side
     gave up while this one was to move, for a source that speaks for the whole
-    game (online, the server's state says so). With either, ``move`` is ignored.
+    game (online, the server's state says so). ``ended``: the game ended some other
+    way before the board did, as such a source was told (a flag fell, a player left
+    and the other claimed the game). With any of these, ``move`` is ignored.
     """
 
     move: Move | None = None
     search: SearchResult | None = None
     resigned: bool = False
     opponent_resigned: bool = False
+    ended: Result | None = None
 
     def __post_init__(self) -> None:
-        if self.move is None and not (self.resigned or self.opponent_resigned):
-            raise ValueError("an answer needs a move unless a side resigns")
+        if self.move is None and not (self.resigned or self.opponent_resigned or self.ended):
+            raise ValueError("an answer needs a move unless the game ends")
 
 
 class MoveSource(Protocol):

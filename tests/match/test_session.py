@@ -431,6 +431,21 @@ async def test_a_source_can_answer_that_the_other_side_resigned_meanwhile() -> N
     assert log.game_overs() == [GameOver(result)]
 
 
+async def test_a_source_can_end_the_game_otherwise_as_its_server_said() -> None:
+    # Online, a flag fell (or a player left and the other claimed the game).
+    discs = Game.from_moves(None, [D3]).position.outcome()
+    flagged = Result.forfeit(Color.WHITE, Termination.TIME_FORFEIT, discs)
+    white = Answering(PlayResult(ended=flagged))
+    match = Match(COMPUTERS, fake_sources(FakeComputer(["d3"]), white))
+    log = EventLog(match)
+    result = await asyncio.wait_for(match.run(), 5)
+    assert result == match.result == flagged and result.winner is Color.BLACK
+    assert log.game_overs() == [GameOver(flagged)]
+    assert match.record().result == flagged
+    with pytest.raises(ValueError):
+        match.end(flagged)
+
+
 def test_an_answer_without_a_move_must_be_a_resignation() -> None:
     with pytest.raises(ValueError, match="needs a move"):
         PlayResult()
