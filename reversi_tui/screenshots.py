@@ -26,7 +26,7 @@ from reversi_tui.match import GameRecord, MatchSettings, PlayerSpec
 from reversi_tui.net import protocol
 from reversi_tui.net.client import Client
 from reversi_tui.net.online import OnlineSession
-from reversi_tui.net.protocol import ChallengeInfo, GameInfo, PlayerInfo
+from reversi_tui.net.protocol import NEW_RATING, ChallengeInfo, GameInfo, PlayerInfo
 from reversi_tui.net.remote import GameLink
 from reversi_tui.net.trust import Owner
 from reversi_tui.records.autosave import Resumable, SavedGame
@@ -185,11 +185,11 @@ def _online_session() -> OnlineSession:
     session = OnlineSession(client)
     session.status = "Connected as ann to the server of reversi at /run/reversi/reversi.sock."
     session.picture.players = [
-        PlayerInfo(user="ann", waiting=False, playing=True),
-        PlayerInfo(user="bob", waiting=True, playing=False),
-        PlayerInfo(user="carol", waiting=False, playing=True),
-        PlayerInfo(user="dave", waiting=False, playing=True),
-        PlayerInfo(user="erin", waiting=False, playing=False),
+        PlayerInfo(user="ann", waiting=False, playing=True, status="online", rating=NEW_RATING),
+        PlayerInfo(user="bob", waiting=True, playing=False, status="lobby", rating=NEW_RATING),
+        PlayerInfo(user="carol", waiting=False, playing=True, status="online", rating=NEW_RATING),
+        PlayerInfo(user="dave", waiting=False, playing=True, status="online", rating=NEW_RATING),
+        PlayerInfo(user="erin", waiting=False, playing=False, status="lobby", rating=NEW_RATING),
     ]
     session.picture.games = [
         GameInfo(game=3, black="carol", white="dave", ply=23, spectators=2),

@@ -55,7 +55,8 @@ class Termination(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """Who won and how; ``discs`` are the counts on the board when it ended."""
+    """Who won and how; ``discs`` are the counts on the board when it ended. A game
+    ended on a disconnection may be a draw (the player still there chose one)."""
 
     termination: Termination
     winner: Color | None
@@ -64,7 +65,9 @@ class Result:
     def __post_init__(self) -> None:
         if self.termination is Termination.NORMAL and self.winner is not self.discs.winner:
             raise ValueError("at a normal end the side with more discs wins")
-        if self.termination is not Termination.NORMAL and self.winner is None:
+        if self.termination not in (Termination.NORMAL, Termination.DISCONNECTION) and (
+            self.winner is None
+        ):
             raise ValueError(f"a game lost by {self.termination.value} has a winner")
 
     @classmethod
@@ -79,22 +82,30 @@ class Result:
             raise ValueError("a forfeit needs a termination other than the normal end")
         return cls(termination, loser.opponent, discs)
 
+    @classmethod
+    def abandoned_draw(cls, discs: Outcome) -> Result:
+        """A game left by one player and declared a draw by the other: 32-32."""
+        return cls(Termination.DISCONNECTION, None, discs)
+
     @property
     def final_score(self) -> tuple[int, int]:
         """(black, white): the empties go to the winner (split on a draw); a forfeit's
         winner is given every square the loser does not hold, as tournaments count it."""
         if self.termination is Termination.NORMAL:
             return self.discs.final_score
-        assert self.winner is not None
+        if self.winner is None:  # a draw claimed on a disconnection
+            return 32, 32
         if self.winner is Color.BLACK:
             return 64 - self.discs.white, self.discs.white
         return self.discs.black, 64 - self.discs.black
 
     @property
     def summary(self) -> str:
-        """One line: ``Black wins, 40-24``, ``Draw, 32-32``, ``White wins by resignation``."""
+        """One line: ``Black wins, 40-24``, ``Draw, 32-32``, ``White wins by resignation``,
+        ``Draw: the opponent left``."""
         if self.termination is not Termination.NORMAL:
-            assert self.winner is not None
+            if self.winner is None:
+                return "Draw: the opponent left"
             return f"{self.winner.title} wins by {self.termination.value}"
         black, white = self.discs.black, self.discs.white
         if self.winner is None:

@@ -271,12 +271,23 @@ class Hub:
         active = [g for g in self.games.values() if not g.over]
         playing = {u for g in active for u in (g.black, g.white)}
         players = [
-            protocol.PlayerInfo(user=u, waiting=u in self.waiting, playing=u in playing)
+            protocol.PlayerInfo(
+                user=u,
+                waiting=u in self.waiting,
+                playing=u in playing,
+                status="lobby",
+                rating=protocol.NEW_RATING,
+            )
             for u in sorted(self.peers)
         ]
         games = [
             protocol.GameInfo(
-                game=g.id, black=g.black, white=g.white, ply=g.ply, spectators=len(g.watchers)
+                game=g.id,
+                black=g.black,
+                white=g.white,
+                ply=g.ply,
+                spectators=len(g.watchers),
+                turn=side_name(g.game.turn),
             )
             for g in sorted(active, key=lambda g: g.id)
         ]

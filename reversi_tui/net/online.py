@@ -333,8 +333,18 @@ class OnlineSession:
     def _presence(self, message: protocol.Presence) -> None:
         players = [p for p in self.picture.players if p.user != message.user]
         if message.online:
-            playing = any(p.playing for p in self.picture.players if p.user == message.user)
-            players.append(PlayerInfo(user=message.user, waiting=message.waiting, playing=playing))
+            known = [p for p in self.picture.players if p.user == message.user]
+            playing = any(p.playing for p in known)
+            rating = known[0].rating if known else protocol.NEW_RATING
+            players.append(
+                PlayerInfo(
+                    user=message.user,
+                    waiting=message.waiting,
+                    playing=playing,
+                    status=message.status,
+                    rating=rating,
+                )
+            )
         self.picture.players = sorted(players, key=lambda p: p.user)
         if message.user == self.user:
             self.picture.waiting = message.waiting

@@ -1,4 +1,4 @@
-"""The online protocol, version 2: every message, its encoding and its validation.
+"""The online protocol, version 3: every message, its encoding and its validation.
 
 Pure: bytes in, values out (and back). One JSON object per line, UTF-8, ``type``
 naming the message. A client's line is at most ``MAX_LINE`` bytes with the newline
@@ -25,7 +25,7 @@ from reversi_tui.engine import Color, Game, format_position, square_name
 if TYPE_CHECKING:  # only a type here: the match package brings asyncio, which this must not
     from reversi_tui.match.record import Result
 
-VERSION: Final = 2
+VERSION: Final = 3
 #: The longest line a client may send, newline included.
 MAX_LINE: Final = 4096
 #: The longest line a server may send, newline included. The server's limits keep a
@@ -50,8 +50,25 @@ MAX_CHALLENGES_TO: Final = 20
 MAX_CHALLENGES_FROM: Final = 20
 #: A pending challenge expires after this many seconds, or when its challenger leaves.
 CHALLENGE_TTL: Final = 600.0
+#: The standard time controls a client offers: (minutes per player, increment seconds per
+#: move). A challenge may name any ``minutes`` 1..180 and ``increment`` 0..180.
+TIME_CONTROLS: Final = ((3, 2), (5, 3), (10, 5), (15, 10))
+MAX_MINUTES: Final = 180
+MAX_INCREMENT: Final = 180
+#: Seconds a player must have been gone (no session) before the other may claim the game.
+ABANDON_GRACE: Final = 40.0
+#: Chat lines the server keeps per game (in memory: a restart forgets them).
+CHAT_HISTORY: Final = 50
+#: Seconds of one move's server-measured time at most forgiven as time on the wire.
+LAG_ALLOWANCE: Final = 1.0
+#: Seconds without input after which a client reports its user ``away``.
+AWAY_AFTER: Final = 300.0
+#: A rating is provisional while its deviation is at least this.
+PROVISIONAL_DEVIATION: Final = 110
 
 Side = Literal["black", "white"]
+#: Where a user is: the lobby, a local game, an online game screen, or away from the keys.
+ActivityStatus = Literal["lobby", "local", "online", "away"]
 ChallengeColor = Literal["black", "white", "random"]
 RequestId = int | Annotated[str, msgspec.Meta(max_length=64)]
 UserName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
@@ -92,6 +109,10 @@ class ErrorCode(StrEnum):
     #: players' copies that disagree.
     RESUME_REFUSED = "resume_refused"
     TOO_MANY_CONNECTIONS = "too_many_connections"
+    #: A ``claim`` while the opponent is online or gone for less than ``ABANDON_GRACE``.
+    CLAIM_TOO_EARLY = "claim_too_early"
+    #: A ``rematch`` of a game still in progress.
+    GAME_ACTIVE = "game_active"
 
 
 #: After these the server closes the connection; after the others it stays usable.
@@ -132,6 +153,13 @@ class _Reply(_Message, frozen=True):
     re: RequestId | None = None
 
 
+class TimeControl(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """A clock for each player: ``minutes`` to start with, ``increment`` seconds per move."""
+
+    minutes: Annotated[int, msgspec.Meta(ge=1, le=MAX_MINUTES)]
+    increment: Annotated[int, msgspec.Meta(ge=0, le=MAX_INCREMENT)]
+
+
 # Client to server --------------------------------------------------------------------------
 
 
@@ -157,6 +185,9 @@ class Challenge(_Request, tag="challenge", kw_only=True, frozen=True):
     to: UserName
     #: The challenger's colour.
     color: ChallengeColor
+    #: None: untimed.
+    clock: TimeControl | None = None
+    rated: bool = False
 
 
 class Accept(_Request, tag="accept", kw_only=True, frozen=True):
@@ -176,10 +207,33 @@ class MoveRequest(_Request, tag="move", kw_only=True, frozen=True):
     #: The number of moves played so far (passes not counted): the client's view.
     ply: Id
     square: Annotated[str, msgspec.Meta(max_length=8)]
+    #: The client's own measure of its player's thinking: from the state that gave the
+    #: turn to sending the move (see the clocks in docs/protocol.md).
+    think_ms: Annotated[int, msgspec.Meta(ge=0)] | None = None
 
 
 class Resign(_Request, tag="resign", kw_only=True, frozen=True):
     game: Id
+
+
+class ClaimRequest(_Request, tag="claim", kw_only=True, frozen=True):
+    """End a game whose opponent has been gone for ``ABANDON_GRACE``: won, or drawn."""
+
+    game: Id
+    outcome: Literal["win", "draw"]
+
+
+class Rematch(_Request, tag="rematch", kw_only=True, frozen=True):
+    """A new game against the other player of a finished one, colours swapped (or the
+    acceptance of their pending rematch offer)."""
+
+    game: Id
+
+
+class Activity(_Request, tag="activity", kw_only=True, frozen=True):
+    """Where the user is (a session starts in ``lobby``)."""
+
+    status: ActivityStatus
 
 
 class Watch(_Request, tag="watch", kw_only=True, frozen=True):
@@ -229,6 +283,9 @@ ClientMessage = (
     | Unwatch
     | ChatRequest
     | Resume
+    | ClaimRequest
+    | Rematch
+    | Activity
 )
 
 # Server to client --------------------------------------------------------------------------
@@ -243,7 +300,34 @@ class GameResult(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_onl
     black: int
     white: int
     score: tuple[int, int]
-    reason: Literal["end", "resign"]
+    #: ``time``: the loser's flag fell; ``abandoned``: claimed after the other player
+    #: left (``winner`` the claimant, or null for a draw).
+    reason: Literal["end", "resign", "time", "abandoned"]
+    #: Each player's rating difference, for a rated game.
+    rating_change: dict[str, int] | None = None
+
+
+class Clock(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """Both clocks when the state was sent; ``running`` is the side whose clock runs
+    (None when the game is over)."""
+
+    black_ms: int
+    white_ms: int
+    running: Side | None
+    minutes: int
+    increment: int
+
+
+class Rating(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """A Glicko-2 rating, rounded; provisional while ``deviation`` >= 110."""
+
+    rating: int
+    deviation: int
+    provisional: bool
+
+
+#: The rating of a user with no rated game on the server.
+NEW_RATING: Final = Rating(rating=1500, deviation=500, provisional=True)
 
 
 class State(_Reply, tag="state", kw_only=True, frozen=True):
@@ -267,6 +351,13 @@ class State(_Reply, tag="state", kw_only=True, frozen=True):
     result: GameResult | None
     spectators: int
     online: dict[str, bool]
+    #: None: untimed.
+    clock: Clock | None = None
+    rated: bool = False
+    #: Both players' ratings on this server (after the update, once a rated game ended).
+    ratings: dict[str, Rating] = {}
+    #: For each player without a session: how long they have been gone, in ms.
+    away_ms: dict[str, int] = {}
 
 
 class ChallengeInfo(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
@@ -276,6 +367,10 @@ class ChallengeInfo(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_
     from_: str = msgspec.field(name="from")
     to: str
     color: ChallengeColor
+    clock: TimeControl | None = None
+    rated: bool = False
+    #: The finished game this challenge is a rematch of.
+    rematch: Id | None = None
 
 
 class SetAside(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
@@ -318,6 +413,8 @@ class PlayerInfo(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_onl
     user: str
     waiting: bool
     playing: bool
+    status: ActivityStatus
+    rating: Rating
 
 
 class GameInfo(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
@@ -326,9 +423,15 @@ class GameInfo(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=
     white: str
     ply: int
     spectators: int
+    clock: TimeControl | None = None
+    rated: bool = False
+    turn: Side | None = None
 
 
 class LobbyReply(_Reply, tag="lobby", kw_only=True, frozen=True):
+    """The answer to ``lobby``; also pushed (no ``re``) to sessions in the lobby when it
+    changes."""
+
     players: list[PlayerInfo]
     games: list[GameInfo]
 
@@ -337,18 +440,25 @@ class Presence(_Reply, tag="presence", kw_only=True, frozen=True):
     user: str
     online: bool
     waiting: bool
+    status: ActivityStatus = "lobby"
 
 
 class ChallengeSent(_Reply, tag="challenge_sent", kw_only=True, frozen=True):
     challenge: Id
     to: str
     color: ChallengeColor
+    clock: TimeControl | None = None
+    rated: bool = False
+    rematch: Id | None = None
 
 
 class Challenged(_Reply, tag="challenged", kw_only=True, frozen=True):
     challenge: Id
     from_: str = msgspec.field(name="from")
     color: ChallengeColor
+    clock: TimeControl | None = None
+    rated: bool = False
+    rematch: Id | None = None
 
 
 class ChallengeClosed(_Reply, tag="challenge_closed", kw_only=True, frozen=True):
@@ -361,6 +471,22 @@ class ChatMessage(_Reply, tag="chat", kw_only=True, frozen=True):
     from_: str = msgspec.field(name="from")
     game: Id | None
     text: str
+    #: The speaker is not a player of that game.
+    watcher: bool = False
+
+
+class ChatLine(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    from_: str = msgspec.field(name="from")
+    text: str
+    watcher: bool
+
+
+class ChatHistory(_Reply, tag="chat_history", kw_only=True, frozen=True):
+    """The last ``CHAT_HISTORY`` lines of a game's chat, oldest first."""
+
+    game: Id
+    origin: str
+    lines: list[ChatLine]
 
 
 class Bye(_Reply, tag="bye", kw_only=True, frozen=True):
@@ -389,6 +515,7 @@ ServerMessage = (
     | Bye
     | Error
     | ResumePending
+    | ChatHistory
 )
 
 CLIENT_TYPES: Final = frozenset(str(t.__struct_config__.tag) for t in ClientMessage.__args__)
@@ -493,6 +620,15 @@ def clean_text(text: str) -> str:
     ).strip()
 
 
+#: How a result's termination is named on the wire.
+_REASONS: Final[dict[str, Literal["end", "resign", "time", "abandoned"]]] = {
+    "normal": "end",
+    "resignation": "resign",
+    "time forfeit": "time",
+    "disconnection": "abandoned",
+}
+
+
 def state_of(
     game_id: int,
     black: str,
@@ -504,11 +640,17 @@ def state_of(
     result: Result | None = None,
     spectators: int = 0,
     online: dict[str, bool] | None = None,
+    clock: Clock | None = None,
+    rated: bool = False,
+    ratings: dict[str, Rating] | None = None,
+    away_ms: dict[str, int] | None = None,
+    rating_change: dict[str, int] | None = None,
     re: RequestId | None = None,
 ) -> State:
     """The ``state`` message of a game played from the usual start. ``result`` is how
-    it ended when a player resigned (``Result.forfeit``, whose ``final_score`` counts
-    it); otherwise the board decides when the game is over."""
+    it ended before the board did (resigned, out of time, abandoned: a ``Result`` whose
+    ``final_score`` counts it); otherwise the board decides when the game is over.
+    ``rating_change`` goes into the result of a finished rated game."""
     moves = [m for m in game.moves if m >= 0]
     position = game.position
     ended: GameResult | None = None
@@ -518,7 +660,8 @@ def state_of(
             black=result.discs.black,
             white=result.discs.white,
             score=result.final_score,
-            reason="resign",
+            reason=_REASONS[result.termination.value],
+            rating_change=rating_change,
         )
     elif (outcome := game.outcome()) is not None:
         ended = GameResult(
@@ -527,6 +670,7 @@ def state_of(
             white=outcome.white,
             score=outcome.final_score,
             reason="end",
+            rating_change=rating_change,
         )
     return State(
         game=game_id,
@@ -542,5 +686,9 @@ def state_of(
         result=ended,
         spectators=spectators,
         online=dict(online or {}),
+        clock=clock,
+        rated=rated,
+        ratings=dict(ratings or {}),
+        away_ms=dict(away_ms or {}),
         re=re,
     )

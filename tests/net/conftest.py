@@ -69,7 +69,7 @@ class Client:
                 return True
 
     async def hello(self, **extra: Any) -> dict[str, Any]:
-        self.send(type="hello", version=2, **extra)
+        self.send(type="hello", version=3, **extra)
         return await self.expect("welcome")
 
     def close(self) -> None:

@@ -262,7 +262,7 @@ def test_a_state_that_breaks_the_rules_is_said_and_ignored() -> None:
     ):
         session.receive(bad)
         session.receive(
-            protocol.Welcome(version=2, user="ann", server="s1", games=[bad], challenges=[])
+            protocol.Welcome(version=3, user="ann", server="s1", games=[bad], challenges=[])
         )
     assert session.links == {}
     assert len(notices) == 6 and all(n.severity == "error" for n in notices)

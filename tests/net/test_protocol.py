@@ -16,11 +16,12 @@ from reversi_tui.net import protocol as p
 
 state_of = functools.partial(p.state_of, origin="s1:1", started="2026-11-26T08:00:00+00:00")
 
+CHALLENGE = b'{"type": "challenge", "to": "b", "color": "black", '
 DOC = Path(__file__).parents[2] / "docs" / "protocol.md"
 
 CLIENT = [
-    p.Hello(version=2, id=1),
-    p.Hello(version=2, user="ann", id="x"),
+    p.Hello(version=3, id=1),
+    p.Hello(version=3, user="ann", id="x"),
     p.Ping(),
     p.LobbyRequest(id=3),
     p.Wait(on=True),
@@ -33,11 +34,21 @@ CLIENT = [
     p.Watch(game=1),
     p.Unwatch(game=1),
     p.ChatRequest(text="hi", game=None),
+    p.Challenge(to="bob", color="black", clock=p.TimeControl(minutes=3, increment=2), rated=True),
+    p.MoveRequest(game=1, ply=0, square="d3", think_ms=1250),
+    p.ClaimRequest(game=1, outcome="draw"),
+    p.Rematch(game=1, id=4),
+    p.Activity(status="away"),
 ]
 SERVER = [
-    p.Welcome(version=2, user="ann", server="s1", games=[], challenges=[], re=1),
+    p.Welcome(version=3, user="ann", server="s1", games=[], challenges=[], re=1),
     p.Pong(re="x"),
-    p.LobbyReply(players=[p.PlayerInfo(user="a", waiting=True, playing=False)], games=[]),
+    p.LobbyReply(
+        players=[
+            p.PlayerInfo(user="a", waiting=True, playing=False, status="lobby", rating=p.NEW_RATING)
+        ],
+        games=[],
+    ),
     p.Presence(user="a", online=False, waiting=False),
     p.ChallengeSent(challenge=1, to="b", color="white"),
     p.Challenged(challenge=1, from_="a", color="black"),
@@ -46,6 +57,50 @@ SERVER = [
     p.ChatMessage(from_="a", game=None, text="hi"),
     p.Bye(reason="stop", retry_ms=500),
     p.Error(code="stale_ply", message="m", expected=3, re=2),
+    p.Presence(user="a", online=True, waiting=False, status="online"),
+    p.Challenged(
+        challenge=2,
+        from_="a",
+        color="white",
+        clock=p.TimeControl(minutes=5, increment=3),
+        rated=True,
+        rematch=1,
+    ),
+    p.LobbyReply(
+        players=[
+            p.PlayerInfo(
+                user="a",
+                waiting=False,
+                playing=True,
+                status="away",
+                rating=p.Rating(rating=1612, deviation=80, provisional=False),
+            )
+        ],
+        games=[
+            p.GameInfo(
+                game=1,
+                black="a",
+                white="b",
+                ply=3,
+                spectators=0,
+                clock=p.TimeControl(minutes=3, increment=2),
+                rated=True,
+                turn="white",
+            )
+        ],
+    ),
+    p.ChatMessage(from_="c", game=1, text="hi", watcher=True),
+    p.ChatHistory(game=1, origin="s1:1", lines=[p.ChatLine(from_="c", text="hi", watcher=True)]),
+    state_of(
+        1,
+        "a",
+        "b",
+        Game(),
+        clock=p.Clock(black_ms=1000, white_ms=2000, running="black", minutes=3, increment=2),
+        rated=True,
+        ratings={"a": p.NEW_RATING, "b": p.NEW_RATING},
+        away_ms={"b": 41000},
+    ),
 ]
 
 
@@ -93,7 +148,24 @@ def test_an_error_code_is_a_plain_string_on_the_wire() -> None:
         (b'{"type": "challenge", "to": "b", "color": "green"}', "bad_message", None),
         (b'{"type": "chat", "text": "' + b"x" * 201 + b'"}', "bad_message", None),
         (b'{"type": "ping", "id": true}', "bad_message", None),
-        (b'{"type": "hello", "version": 2}' + b" " * 4096, "too_large", None),
+        (b'{"type": "hello", "version": 3}' + b" " * 4096, "too_large", None),
+        (
+            CHALLENGE + b'"clock": {"minutes": 0, "increment": 2}}',
+            "bad_message",
+            None,
+        ),
+        (
+            CHALLENGE + b'"clock": {"minutes": 3, "increment": 181}}',
+            "bad_message",
+            None,
+        ),
+        (
+            b'{"type": "move", "game": 1, "ply": 0, "square": "d3", "think_ms": -1}',
+            "bad_message",
+            None,
+        ),
+        (b'{"type": "claim", "game": 1, "outcome": "lose"}', "bad_message", None),
+        (b'{"type": "activity", "status": "asleep"}', "bad_message", None),
     ],
 )
 def test_bad_lines_are_classified(line: bytes, code: str, re: object) -> None:
@@ -130,6 +202,40 @@ def test_a_resignation_gives_every_empty_square_to_the_winner() -> None:
     assert state.result == p.GameResult(
         winner="white", black=2, white=2, score=(2, 62), reason="resign"
     )
+
+
+@pytest.mark.parametrize(
+    ("termination", "loser", "reason", "winner", "score"),
+    [
+        (Termination.TIME_FORFEIT, Color.WHITE, "time", "black", (62, 2)),
+        (Termination.DISCONNECTION, Color.BLACK, "abandoned", "white", (2, 62)),
+        (Termination.DISCONNECTION, None, "abandoned", None, (32, 32)),
+    ],
+)
+def test_time_and_abandoned_results_are_named_and_scored(
+    termination: Termination, loser: Color | None, reason: str, winner: str | None, score: object
+) -> None:
+    discs = Game().position.outcome()
+    result = (
+        Result.abandoned_draw(discs) if loser is None else Result.forfeit(loser, termination, discs)
+    )
+    state = state_of(1, "a", "b", Game(), result=result, rating_change={"a": 5, "b": -5})
+    assert state.result == p.GameResult(
+        winner=winner,  # type: ignore[arg-type]
+        black=2,
+        white=2,
+        score=score,  # type: ignore[arg-type]
+        reason=reason,  # type: ignore[arg-type]
+        rating_change={"a": 5, "b": -5},
+    )
+
+
+def test_a_draw_on_disconnection_is_a_result_and_says_so() -> None:
+    draw = Result.abandoned_draw(Game().position.outcome())
+    assert draw.winner is None and draw.final_score == (32, 32)
+    assert draw.summary == "Draw: the opponent left"
+    with pytest.raises(ValueError, match="has a winner"):
+        Result(Termination.TIME_FORFEIT, None, draw.discs)
 
 
 def test_clean_text_strips_control_characters_only() -> None:

@@ -97,7 +97,7 @@ async def test_a_line_over_the_limit_is_too_large_and_closes(online: Any) -> Non
 async def test_a_hello_claiming_another_user_is_refused_and_closed(online: Any) -> None:
     setup: Setup = await online()
     client = await setup.connect("ann")
-    client.send(type="hello", version=2, user="bob")
+    client.send(type="hello", version=3, user="bob")
     await client.error("identity_mismatch")
     assert await client.closed()
 
@@ -105,8 +105,8 @@ async def test_a_hello_claiming_another_user_is_refused_and_closed(online: Any) 
 async def test_another_version_is_refused_and_closed(online: Any) -> None:
     setup: Setup = await online()
     client = await setup.connect("ann")
-    client.send(type="hello", version=1)
-    assert "version 2" in (await client.error("version_unsupported"))["message"]
+    client.send(type="hello", version=2)
+    assert "version 3" in (await client.error("version_unsupported"))["message"]
     assert await client.closed()
 
 
@@ -114,7 +114,7 @@ async def test_a_fifth_session_of_one_user_is_refused(online: Any) -> None:
     setup: Setup = await online()
     sessions = [await setup.login("ann") for _ in range(4)]
     fifth = await setup.connect("ann")
-    fifth.send(type="hello", version=2)
+    fifth.send(type="hello", version=3)
     await fifth.error("too_many_sessions")
     assert await fifth.closed()
     sessions[0].send(type="ping", id=1)
@@ -344,13 +344,23 @@ async def test_lobby_lists_players_and_games(online: Any) -> None:
     await ann.expect("presence", user="eve", waiting=True)
     eve.send(type="lobby", id="l")
     lobby = await eve.expect("lobby", re="l")
+    new = {"rating": 1500, "deviation": 500, "provisional": True}
     assert lobby["players"] == [
-        {"user": "ann", "waiting": False, "playing": True},
-        {"user": "bob", "waiting": False, "playing": True},
-        {"user": "eve", "waiting": True, "playing": False},
+        {"user": "ann", "waiting": False, "playing": True, "status": "lobby", "rating": new},
+        {"user": "bob", "waiting": False, "playing": True, "status": "lobby", "rating": new},
+        {"user": "eve", "waiting": True, "playing": False, "status": "lobby", "rating": new},
     ]
     assert lobby["games"] == [
-        {"game": game, "black": "ann", "white": "bob", "ply": 0, "spectators": 0}
+        {
+            "game": game,
+            "black": "ann",
+            "white": "bob",
+            "ply": 0,
+            "spectators": 0,
+            "clock": None,
+            "rated": False,
+            "turn": "black",
+        }
     ]
 
 
