@@ -13,12 +13,16 @@ number of discs on the board minus four: a request says which move it is waiting
 for without any bookkeeping. A link is known by its game's origin; it follows the
 game when it is resumed on another server under another number, and stops playing
 while the game is not on the server (``waiting``) or the server's copy disagrees
-with the player's own (``conflict``).
+with the player's own (``conflict``). A timed game's clocks tick here from the
+latest state (``clocks``), a move says how long its player thought (``think_ms``,
+so the time on the wire is not charged), and an absent opponent's time away counts
+towards the grace after which the game may be claimed (``claim_in``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from datetime import datetime
 
@@ -26,10 +30,20 @@ from reversi_tui.engine import Color, Game, Move, Ply, Position, parse_square, s
 from reversi_tui.match.record import GameRecord, Result, Termination
 from reversi_tui.match.settings import PlayerSpec
 from reversi_tui.match.sources import MoveRequest, PlayResult
-from reversi_tui.net.protocol import ClientMessage, State, side_name
+from reversi_tui.net.clocks import ClockFace
+from reversi_tui.net.protocol import ABANDON_GRACE, ClientMessage, State, side_name
 from reversi_tui.net.protocol import MoveRequest as MoveMessage
 
 Send = Callable[[ClientMessage], bool]
+#: This client's monotonic time, in seconds (a fake one in tests).
+Now = Callable[[], float]
+
+#: How a state's ``result.reason`` ends a game before the board does.
+_TERMINATIONS = {
+    "resign": Termination.RESIGNATION,
+    "time": Termination.TIME_FORFEIT,
+    "abandoned": Termination.DISCONNECTION,
+}
 
 
 def moves_played(position: Position) -> int:
@@ -53,25 +67,49 @@ def state_problem(state: State) -> str | None:
     return None
 
 
+def result_of(state: State) -> Result | None:
+    """How a finished online game ended when the board did not decide it: resigned,
+    out of time, or claimed after a player left (won, or drawn); None otherwise."""
+    ended = state.result
+    if ended is None or ended.reason not in _TERMINATIONS:
+        return None
+    outcome = Game.from_moves(None, state_moves(state)).position.outcome()
+    termination = _TERMINATIONS[ended.reason]
+    if ended.winner is None:
+        if termination is not Termination.DISCONNECTION:
+            return None  # only a claim on a disconnection is drawn; trust the board
+        return Result.abandoned_draw(outcome)
+    loser = Color.WHITE if ended.winner == "black" else Color.BLACK
+    return Result.forfeit(loser, termination, outcome)
+
+
 def record_of(state: State) -> GameRecord:
-    """A finished online game as a record: the players' moves, how it ended, and its
-    real start (kept across servers)."""
+    """A finished online game as a record: the players' moves, how it ended (the
+    board, a resignation, a flag, a claim), and its real start (kept across servers)."""
     game = Game.from_moves(None, state_moves(state))
-    result = None
-    outcome = game.position.outcome()
-    if state.result is not None and state.result.reason == "resign" and state.result.winner:
-        loser = Color.WHITE if state.result.winner == "black" else Color.BLACK
-        result = Result.forfeit(loser, Termination.RESIGNATION, outcome)
     players = {Color.BLACK: PlayerSpec.human(), Color.WHITE: PlayerSpec.human()}
     return GameRecord.of(
-        game, players, started=datetime.fromisoformat(state.started), result=result
+        game, players, started=datetime.fromisoformat(state.started), result=result_of(state)
     )
 
 
 class GameLink:
     """One online game as this client sees it: states in, moves out."""
 
-    def __init__(self, state: State, me: str | None, send: Send, server: str | None) -> None:
+    def __init__(
+        self,
+        state: State,
+        me: str | None,
+        send: Send,
+        server: str | None,
+        *,
+        now: Now = time.monotonic,
+    ) -> None:
+        self.now = now
+        #: When the latest state arrived here (``now``): clocks and absences count from it.
+        self.received = now()
+        #: When the user's turn began here, for the ``think_ms`` a move reports.
+        self._turn_began: float | None = None
         self.origin = state.origin
         self.game = state.game
         #: The server (its store's identity) that holds the game, as far as we know.
@@ -92,6 +130,7 @@ class GameLink:
         #: Set when the game came back with fewer moves (resumed from the moves both
         #: players had): a screen showing more must start again from ``move_list``.
         self.rewound = False
+        self._note_turn(state)
 
     @property
     def playable(self) -> bool:
@@ -151,12 +190,59 @@ class GameLink:
         if not moved and state.ply < self.state.ply:
             return
         self.rewound = state.ply < len(self._moves)
+        turn_before = (self.state.ply, self.state.turn)
         self.server, self.game, self.state = server, state.game, state
+        self.received = self.now()
+        if (state.ply, state.turn) != turn_before:
+            self._note_turn(state)
         self.waiting = None
         self._moves = state_moves(state)
         self.online.update(state.online)
         for source in list(self._sources):
             source.deliver()
+
+    def _note_turn(self, state: State) -> None:
+        mine = self.my_colour
+        if mine is not None and state.turn == side_name(mine):
+            self._turn_began = self.now()
+        else:
+            self._turn_began = None
+
+    @property
+    def my_turn(self) -> bool:
+        """The user plays this game and is to move in it."""
+        mine = self.my_colour
+        return mine is not None and self.state.turn == side_name(mine) and self.playable
+
+    @property
+    def clocks(self) -> ClockFace | None:
+        """The game's clocks as last read, ticking from when that reading arrived."""
+        clock = self.state.clock
+        if clock is None:
+            return None
+        running = None if clock.running is None else _colour(clock.running)
+        return ClockFace(
+            clock.black_ms, clock.white_ms, running, self.received, clock.minutes, clock.increment
+        )
+
+    def away_for(self, user: str) -> float | None:
+        """Seconds ``user`` (a player) has been gone, or None while they have a session."""
+        if self.online.get(user, True):
+            return None
+        gone = self.state.away_ms.get(user)
+        base = 0.0 if gone is None else gone / 1000
+        return base + max(0.0, self.now() - self.received)
+
+    def claim_in(self) -> float | None:
+        """For a player whose opponent has gone: seconds until the game may be claimed
+        (0: now); None when there is nothing to claim (opponent here, game over)."""
+        mine = self.my_colour
+        if mine is None or self.state.status != "active" or not self.playable:
+            return None
+        gone = self.away_for(self.name(mine.opponent))
+        if gone is None:
+            return None
+        return max(0.0, ABANDON_GRACE - gone)
 
     def move_list(self) -> list[Move]:
         """Every move the server has, in order."""
@@ -171,7 +257,11 @@ class GameLink:
         game is not playable here now)."""
         if not self.playable:
             return False
-        return self.send(MoveMessage(game=self.game, ply=index, square=square_name(move)))
+        began = self._turn_began
+        timed = self.state.clock is not None
+        think = None if began is None or not timed else max(0, round((self.now() - began) * 1000))
+        message = MoveMessage(game=self.game, ply=index, square=square_name(move), think_ms=think)
+        return self.send(message)
 
     def resigned(self) -> Color | None:
         """The side that resigned, if the game ended that way."""
@@ -179,6 +269,14 @@ class GameLink:
         if result is None or result.reason != "resign" or result.winner is None:
             return None
         return Color.WHITE if result.winner == side_name(Color.BLACK) else Color.BLACK
+
+    def ended_otherwise(self) -> Result | None:
+        """How the game ended when neither the board nor a resignation ended it (a flag
+        fell, a player left and the other claimed it), or None."""
+        result = self.state.result
+        if result is None or result.reason not in ("time", "abandoned"):
+            return None
+        return result_of(self.state)
 
 
 class OnlineSource:
@@ -216,8 +314,11 @@ class OnlineSource:
             return
         move = self.link.move_at(self._index)
         resigned = self.link.resigned()
+        ended = self.link.ended_otherwise()
         if move is not None:
             answer = PlayResult(move)
+        elif ended is not None:
+            answer = PlayResult(ended=ended)
         elif resigned is not None:
             mine = resigned is self.colour
             answer = PlayResult(resigned=mine, opponent_resigned=not mine)
@@ -254,3 +355,7 @@ class OwnOnlineSource(OnlineSource):
         if not self.takes_local_input or waiting is None or waiting.done():
             return False
         return self.link.play(self._index, move)
+
+
+def _colour(side: str) -> Color:
+    return Color.BLACK if side == "black" else Color.WHITE

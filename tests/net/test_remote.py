@@ -213,3 +213,90 @@ def test_an_opponent_without_a_session_is_shown_away() -> None:
     assert link.source(Color.WHITE).label == "bob"
     link.set_online("ann", False)  # never "away" for the user here
     assert link.source(Color.BLACK).label == "ann"
+
+
+# Clocks, claims and other endings (issue 18) ----------------------------------------------
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def timed_state(game: Game, **changes: object) -> protocol.State:
+    clock = protocol.Clock(
+        black_ms=180_000, white_ms=170_000, running="black", minutes=3, increment=2
+    )
+    state = state_of(9, "ann", "bob", game, clock=clock)
+    return msgspec_replace(state, **changes)
+
+
+def msgspec_replace(state: protocol.State, **changes: object) -> protocol.State:
+    import msgspec
+
+    return msgspec.structs.replace(state, **changes)
+
+
+def test_the_clocks_tick_from_when_the_state_arrived() -> None:
+    clock = FakeTime()
+    server = Server()
+    link = GameLink(timed_state(server.game), "ann", server.send, "s1", now=clock)
+    clock.now += 12.5
+    face = link.clocks
+    assert face is not None
+    assert face.left(Color.BLACK, clock.now) == pytest.approx(167.5)
+    assert face.left(Color.WHITE, clock.now) == pytest.approx(170.0)
+    assert GameLink(server.state(), "ann", server.send, "s1").clocks is None
+
+
+def test_a_move_reports_how_long_its_player_thought() -> None:
+    clock = FakeTime()
+    server = Server()
+    link = GameLink(timed_state(server.game), "ann", server.send, "s1", now=clock)
+    clock.now += 3.25
+    assert link.play(0, parse_square("d3"))
+    (sent,) = server.sent
+    assert isinstance(sent, protocol.MoveRequest) and sent.think_ms == 3250
+
+
+def test_the_game_may_be_claimed_only_after_the_grace() -> None:
+    clock = FakeTime()
+    server = Server()
+    state = timed_state(server.game, online={"ann": True, "bob": False}, away_ms={"bob": 30_000})
+    link = GameLink(state, "ann", server.send, "s1", now=clock)
+    assert link.claim_in() == pytest.approx(protocol.ABANDON_GRACE - 30)
+    clock.now += 15
+    assert link.claim_in() == 0.0
+    link.set_online("bob", True)
+    assert link.claim_in() is None
+    watcher = GameLink(state, None, server.send, "s1", now=clock)
+    assert watcher.claim_in() is None
+
+
+@pytest.mark.parametrize(
+    ("reason", "winner", "termination", "expected"),
+    [
+        ("time", "white", Termination.TIME_FORFEIT, Color.WHITE),
+        ("abandoned", "black", Termination.DISCONNECTION, Color.BLACK),
+        ("abandoned", None, Termination.DISCONNECTION, None),
+    ],
+)
+async def test_a_flag_or_a_claim_ends_the_match_through_a_source(
+    reason: str, winner: str | None, termination: Termination, expected: Color | None
+) -> None:
+    server = Server()
+    server.game.play(parse_square("d3"))
+    result = protocol.GameResult(winner=winner, black=4, white=1, score=(32, 32), reason=reason)  # type: ignore[arg-type]
+    state = msgspec_replace(
+        state_of(9, "ann", "bob", server.game), status="finished", turn=None, result=result
+    )
+    link = GameLink(state, "ann", server.send, "s1")
+    match = online_match(link, Game.from_moves(None, [parse_square("d3")]))
+    ended = await asyncio.wait_for(match.run(), WAIT)
+    assert ended is not None and ended.termination is termination and ended.winner is expected
+    from reversi_tui.net.remote import record_of
+
+    assert record_of(state).result == ended
