@@ -23,12 +23,15 @@ from reversi_tui.net import protocol
 from reversi_tui.net.client import Client
 from reversi_tui.net.copies import COPIES_DIR, Copies, GameCopy, compare
 from reversi_tui.net.protocol import (
+    ActivityStatus,
     ChallengeColor,
     ChallengeInfo,
+    ChatLine,
     GameInfo,
     PlayerInfo,
     ServerMessage,
     State,
+    TimeControl,
 )
 from reversi_tui.net.remote import GameLink, state_problem
 from reversi_tui.net.trust import KnownServers, Owner, warning
@@ -48,6 +51,19 @@ class Notice:
     severity: str = "information"
 
 
+@dataclass(frozen=True)
+class YourTurn(Notice):
+    """It became the user's turn in one of their games (told after its state)."""
+
+    origin: str = ""
+    game: int = 0
+    opponent: str = ""
+
+
+#: Chat lines kept per game here (the server keeps its own, shorter history).
+CHAT_KEPT = 200
+
+
 @dataclass
 class Picture:
     """The client's view of the server."""
@@ -62,6 +78,8 @@ class Picture:
     #: The user's games this server does not hold yet, by origin: the copy, and where
     #: its resumption stands (for the lobby and the game screen).
     resuming: dict[str, tuple[GameCopy, str]] = field(default_factory=dict)
+    #: Each game's chat, oldest first, by origin: the server's history, then new lines.
+    chat: dict[str, list[ChatLine]] = field(default_factory=dict)
 
 
 Listener = Callable[[ServerMessage | Notice], None]
@@ -94,6 +112,8 @@ class OnlineSession:
         self._ids = itertools.count(1)
         #: ``resume`` requests in flight: request id -> origin.
         self._resumes: dict[int, str] = {}
+        #: Where the user is, as last told to the server (a session starts in the lobby).
+        self.activity: ActivityStatus = "lobby"
         if client.vet is None:
             client.vet = self._vet
 
@@ -220,9 +240,14 @@ class OnlineSession:
                 for link in self.links.values():
                     link.set_online(message.user, message.online)
             case protocol.Challenged():
-                me = self.user or "?"
                 picture.challenges[message.challenge] = ChallengeInfo(
-                    challenge=message.challenge, from_=message.from_, to=me, color=message.color
+                    challenge=message.challenge,
+                    from_=message.from_,
+                    to=self.user or "?",
+                    color=message.color,
+                    clock=message.clock,
+                    rated=message.rated,
+                    rematch=message.rematch,
                 )
             case protocol.ChallengeSent():
                 picture.challenges[message.challenge] = ChallengeInfo(
@@ -230,13 +255,23 @@ class OnlineSession:
                     from_=self.user or "?",
                     to=message.to,
                     color=message.color,
+                    clock=message.clock,
+                    rated=message.rated,
+                    rematch=message.rematch,
                 )
+            case protocol.ChatHistory():
+                picture.chat[message.origin] = list(message.lines)[-CHAT_KEPT:]
+            case protocol.ChatMessage(game=int() as number):
+                origin = self._origin_of(number)
+                if origin is not None:
+                    line = ChatLine(from_=message.from_, text=message.text, watcher=message.watcher)
+                    picture.chat[origin] = [*picture.chat.get(origin, []), line][-CHAT_KEPT:]
             case protocol.ChallengeClosed():
                 closed = picture.challenges.pop(message.challenge, None)
                 if closed is not None:
                     after = Notice(closed_words(closed, message.reason, self.user))
             case State():
-                self._state(message)
+                after = self._state(message)
                 picture.my_games = [g for g in picture.my_games if g.origin != message.origin]
                 if message.status == "active" and self.user in (message.black, message.white):
                     picture.my_games.append(message)
@@ -246,17 +281,26 @@ class OnlineSession:
             self._tell(after)
         self._problems()
 
+    def _origin_of(self, game: int) -> str | None:
+        """The origin of game number ``game`` on this server, if known here."""
+        for link in self.links.values():
+            if link.game == game and link.server == self.server:
+                return link.origin
+        return next((s.origin for s in self.picture.my_games if s.game == game), None)
+
     def _welcome(self, message: protocol.Welcome) -> None:
         """A (new) server: its games against the player's copies; the copies it does not
         hold are presented to it; games watched before are watched again if it has them."""
         picture = self.picture
+        if self.activity != "lobby":  # a new session starts in the lobby
+            self.request(protocol.Activity(status=self.activity))
         picture.my_games = list(message.games)
         picture.challenges = {c.challenge: c for c in message.challenges}
         picture.resuming = {}
         self._resumes = {}
         held = {state.origin for state in message.games}
         for state in message.games:
-            self._state(state)
+            self._state(state)  # no "your move" for each: the lobby lists them
         for aside in message.set_aside:
             self._tell(
                 Notice(
@@ -296,9 +340,12 @@ class OnlineSession:
         if link is not None:
             link.set_waiting(f"This game is not on this server yet: {stands}.")
 
-    def _state(self, state: State) -> None:
-        """A game's state: checked against the player's copy, kept, recorded at its end."""
+    def _state(self, state: State) -> YourTurn | None:
+        """A game's state: checked against the player's copy, kept, recorded at its end;
+        a ``YourTurn`` when it has just become the user's turn in it."""
         server = self.server or ""
+        before = self.links.get(state.origin)
+        was_my_turn = before is not None and before.my_turn and before.state.ply == state.ply
         mine = self.user in (state.black, state.white)
         conflict: str | None = None
         if mine:
@@ -329,6 +376,18 @@ class OnlineSession:
                 else:
                     self.copies.save(GameCopy.of(state, server))
         self._update_link(state, conflict)
+        link = self.links[state.origin]
+        if not link.my_turn or was_my_turn:
+            return None
+        colour = link.my_colour
+        assert colour is not None
+        opponent = link.name(colour.opponent)
+        return YourTurn(
+            f"Your move in game {state.game} against {opponent}.",
+            origin=state.origin,
+            game=state.game,
+            opponent=opponent,
+        )
 
     def _presence(self, message: protocol.Presence) -> None:
         players = [p for p in self.picture.players if p.user != message.user]
@@ -403,8 +462,33 @@ class OnlineSession:
     def refresh(self) -> bool:
         return self.request(protocol.LobbyRequest())
 
-    def challenge(self, user: str, color: ChallengeColor) -> bool:
-        return self.request(protocol.Challenge(to=user, color=color))
+    def challenge(
+        self,
+        user: str,
+        color: ChallengeColor,
+        control: tuple[int, int] | None = None,
+        rated: bool = False,
+    ) -> bool:
+        """Challenge ``user``: ``control`` is (minutes each, increment seconds), or None."""
+        clock = None if control is None else TimeControl(minutes=control[0], increment=control[1])
+        return self.request(protocol.Challenge(to=user, color=color, clock=clock, rated=rated))
+
+    def rematch(self, game: int) -> bool:
+        """Offer the other player of finished game ``game`` a rematch (or accept theirs)."""
+        return self.request(protocol.Rematch(game=game))
+
+    def claim(self, game: int, outcome: str) -> bool:
+        """End ``game`` whose opponent left: ``win`` or ``draw``."""
+        return self.request(
+            protocol.ClaimRequest(game=game, outcome="draw" if outcome == "draw" else "win")
+        )
+
+    def set_activity(self, status: ActivityStatus) -> None:
+        """Tell the server where the user is now (only when it changed)."""
+        if status == self.activity:
+            return
+        self.activity = status
+        self.client.send(protocol.Activity(status=status))
 
     def answer(self, challenge: int, accept: bool) -> bool:
         self.picture.challenges.pop(challenge, None)

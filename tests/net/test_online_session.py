@@ -21,13 +21,13 @@ from typing import Any
 import msgspec
 import pytest
 
-from reversi_tui.engine import Color, Game
+from reversi_tui.engine import Color, Game, parse_square
 from reversi_tui.match.sources import local_input
 from reversi_tui.net import protocol
 from reversi_tui.net.client import Client
 from reversi_tui.net.copies import COPIES_DIR, Copies, GameCopy
 from reversi_tui.net.discovery import Connected
-from reversi_tui.net.online import Notice, OnlineSession
+from reversi_tui.net.online import Notice, OnlineSession, YourTurn
 from reversi_tui.net.remote import record_of
 from reversi_tui.net.server import Server
 from reversi_tui.net.store import SqliteStore
@@ -266,3 +266,85 @@ def test_a_state_that_breaks_the_rules_is_said_and_ignored() -> None:
         )
     assert session.links == {}
     assert len(notices) == 6 and all(n.severity == "error" for n in notices)
+
+
+# What players enjoy (issue 18): turns, chat, challenges with terms -------------------------
+
+
+def offline_session(user: str = "ann") -> tuple[OnlineSession, list[Notice], list[Any]]:
+    """A session fed by hand; what it sent is kept (the client is not connected)."""
+    client = Client(lambda _: None, lambda _: None, socket="/nowhere")
+    client.user, client.server = user, "s1"
+    sent: list[Any] = []
+    client.send = lambda message: sent.append(message) or True  # type: ignore[method-assign]
+    session = OnlineSession(client)
+    notices: list[Notice] = []
+    session.subscribe(lambda e: notices.append(e) if isinstance(e, Notice) else None)
+    return session, notices, sent
+
+
+def game_state(moves: str, number: int = 1) -> protocol.State:
+    game = Game.from_moves(None, [parse_square(moves[i : i + 2]) for i in range(0, len(moves), 2)])
+    return protocol.state_of(
+        number, "ann", "bob", game, origin=f"s1:{number}", started="2026-11-26T08:00:00+00:00"
+    )
+
+
+def test_your_move_is_said_once_when_the_turn_comes_back() -> None:
+    session, notices, _ = offline_session()
+    session.receive(game_state(""))  # a new game: ann (Black) to move
+    session.receive(game_state("d3"))  # bob's turn
+    session.receive(game_state("d3"))  # the same state again
+    session.receive(game_state("d3c5"))  # ann's turn again
+    turns = [n for n in notices if isinstance(n, YourTurn)]
+    assert [(t.game, t.opponent) for t in turns] == [(1, "bob"), (1, "bob")]
+    assert turns[-1].text == "Your move in game 1 against bob."
+    watcher, seen, _ = offline_session("carol")
+    watcher.receive(game_state(""))
+    assert not [n for n in seen if isinstance(n, YourTurn)]
+
+
+def test_chat_history_and_new_lines_are_kept_per_game() -> None:
+    session, _, _ = offline_session()
+    session.receive(game_state("d3"))
+    history = [protocol.ChatLine(from_="bob", text=f"line {n}", watcher=False) for n in range(3)]
+    session.receive(protocol.ChatHistory(game=1, origin="s1:1", lines=history))
+    session.receive(protocol.ChatMessage(from_="carol", game=1, text="nice", watcher=True))
+    session.receive(protocol.ChatMessage(from_="bob", game=None, text="lobby talk"))
+    lines = session.picture.chat["s1:1"]
+    assert [line.text for line in lines] == ["line 0", "line 1", "line 2", "nice"]
+    assert lines[-1].watcher and not lines[0].watcher
+
+
+def test_a_challenge_carries_its_clock_and_rating_both_ways() -> None:
+    session, _, sent = offline_session()
+    assert session.challenge("bob", "white", (5, 3), rated=True)
+    assert sent[-1] == protocol.Challenge(
+        to="bob", color="white", clock=protocol.TimeControl(minutes=5, increment=3), rated=True
+    )
+    clock = protocol.TimeControl(minutes=3, increment=2)
+    session.receive(
+        protocol.Challenged(
+            challenge=4, from_="bob", color="black", clock=clock, rated=True, rematch=1
+        )
+    )
+    info = session.picture.challenges[4]
+    assert (info.to, info.clock, info.rated, info.rematch) == ("ann", clock, True, 1)
+
+
+def test_activity_is_sent_when_it_changes_and_again_to_a_new_server() -> None:
+    session, _, sent = offline_session()
+    session.set_activity("lobby")
+    assert sent == []  # a session starts in the lobby
+    session.set_activity("local")
+    session.set_activity("local")
+    assert sent == [protocol.Activity(status="local")]
+    session.receive(protocol.Welcome(version=3, user="ann", server="s2", games=[], challenges=[]))
+    assert protocol.Activity(status="local") in sent[1:]
+
+
+def test_claim_and_rematch_requests() -> None:
+    session, _, sent = offline_session()
+    session.claim(7, "draw")
+    session.rematch(7)
+    assert sent == [protocol.ClaimRequest(game=7, outcome="draw"), protocol.Rematch(game=7)]
