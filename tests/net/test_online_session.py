@@ -276,7 +276,12 @@ def offline_session(user: str = "ann") -> tuple[OnlineSession, list[Notice], lis
     client = Client(lambda _: None, lambda _: None, socket="/nowhere")
     client.user, client.server = user, "s1"
     sent: list[Any] = []
-    client.send = lambda message: sent.append(message) or True  # type: ignore[method-assign]
+
+    def send(message: protocol.ClientMessage) -> bool:
+        sent.append(message)
+        return True
+
+    client.send = send  # type: ignore[method-assign]
     session = OnlineSession(client)
     notices: list[Notice] = []
     session.subscribe(lambda e: notices.append(e) if isinstance(e, Notice) else None)
