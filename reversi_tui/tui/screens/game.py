@@ -7,6 +7,8 @@ from values (a ``BoardView``, counts, the move list). While any dialog covers th
 screen the match is held: a computer may finish its search, but its move waits.
 After the game ends, a ``Review`` (match/review.py) walks the finished game
 (read-only; playing on from a shown move is an explicit, confirmed choice).
+Saving, opening, the statistics and copying the moves are ``GameFiles``'s
+(tui/game_files.py); the screen's actions call it.
 """
 
 from __future__ import annotations
@@ -36,24 +38,18 @@ from reversi_tui.match import (
     Result,
     StateChanged,
 )
-from reversi_tui.match.record import GameRecord, RecordError
 from reversi_tui.match.review import Review
-from reversi_tui.match.settings import PlayerSpec
 from reversi_tui.match.sources import SourceFactory
 from reversi_tui.players import playable
 from reversi_tui.records.autosave import Autosave, Resumable
-from reversi_tui.records.database import StoredGame
-from reversi_tui.records.formats import moves_text, opening_settings
-from reversi_tui.records.keeper import GameKeeper, moved_by_a_person
+from reversi_tui.records.formats import opening_settings
+from reversi_tui.records.keeper import GameKeeper
 from reversi_tui.records.memory import SettingsMemory
-from reversi_tui.records.paths import Places
+from reversi_tui.tui.game_files import GameFiles, copy_moves
 from reversi_tui.tui.keys import GAME_KEYS, bindings
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game_over import Choice, GameOverScreen, headline
 from reversi_tui.tui.screens.new_game import NewGame, NewGameScreen, think_time_of
-from reversi_tui.tui.screens.open_game import Opened, OpenGameScreen
-from reversi_tui.tui.screens.save_game import Saved, SaveGameScreen, shown_path
-from reversi_tui.tui.screens.statistics import StatisticsScreen
 from reversi_tui.tui.thinking import Advisor, SearchFinished, search_hint
 from reversi_tui.tui.widgets.board import Board, BoardView
 from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
@@ -110,6 +106,8 @@ class GameScreen(Screen[None]):
         super().__init__()
         self.open_online = open_online
         self.keeper = keeper
+        #: Saving, opening and the statistics (Ctrl+S, Ctrl+O, s).
+        self.files = GameFiles(self, keeper)
         self.memory = memory
         #: An unfinished game to resume as soon as the screen is up (``--resume``).
         self.resume_on_mount: Resumable | None = None
@@ -537,112 +535,22 @@ class GameScreen(Screen[None]):
         if not game.is_over:
             self.set_status(f"Playing on from move {game.move_number}.")
 
-    # Game files, the clipboard and the records -------------------------------------
-    def _places(self, what: str) -> tuple[GameKeeper, Places] | None:
-        """The keeper and its data directory; None (and the status says so) without one."""
-        keeper = self.keeper
-        if keeper is None or keeper.places is None:
-            self.set_status(f"{what} is not available: this run keeps no data directory.")
-            return None
-        return keeper, keeper.places
-
+    # Game files, the clipboard and the records (tui/game_files.py) -------------------
     def action_save_game(self) -> None:
         """Ctrl+S: save the game so far (or the finished game) to a PGN or GGF file."""
-        kept = self._places("Saving to a file")
-        if kept is not None:
-            keeper, places = kept
-            screen = SaveGameScreen(self.match.record(), places.games_dir, keeper.user)
-            self._push_once(screen, self._saved)
-
-    def _saved(self, saved: Saved | None) -> None:
-        if saved is not None:
-            where = shown_path(saved.path)
-            self.set_status(f"Saved the game ({saved.fmt.upper()}) to {where}.")
+        self.files.save()
 
     def action_open_game(self) -> None:
         """Ctrl+O: open a saved file, a game from the records, or a typed path."""
-        kept = self._places("Opening games")
-        if kept is not None:
-            places = kept[1]
-            self._push_once(OpenGameScreen(places.games_dir, places.database), self._opened)
-
-    def _opened(self, opened: Opened | None) -> None:
-        if opened is None:
-            return
-        settings = self.match.settings
-        players = opened.players or (settings.black, settings.white)
-        self._show_record(opened.record, players, opened.source)
+        self.files.open()
 
     def action_statistics(self) -> None:
         """``s``: the statistics screen; a recent game chosen there is replayed here."""
-        kept = self._places("Statistics")
-        if kept is not None:
-            keeper, places = kept
-            self._push_once(StatisticsScreen(places.database, keeper.user), self._replay)
-
-    def _replay(self, stored: StoredGame | None) -> None:
-        if stored is not None:
-            record = stored.record
-            source = f"the recorded game {stored.black_name} v {stored.white_name}"
-            self._show_record(record, (record.black, record.white), source)
-
-    def _show_record(
-        self, record: GameRecord, players: tuple[PlayerSpec, PlayerSpec], source: str
-    ) -> None:
-        """Show a game from a file or the records with ``players`` and play on from it;
-        a game in progress is dropped only after a confirmation."""
-        try:
-            game = record.game()
-        except RecordError as error:
-            self.set_status(f"Not opened: {error}")
-            return
-
-        def show() -> None:
-            # The same rule as reversi --load: these players, the handicap of the start.
-            settings = opening_settings(record.start, players, self.match.settings)
-            left = self._left_game_words()
-            self.play_on(game, settings)
-            if not game.is_over:  # a finished game's dialog speaks for itself
-                self.set_status(f"Opened {source}: playing on from move {game.move_number}.")
-            self.set_status(f"{self.status}{left}")
-
-        if not self.match.in_progress:
-            show()
-            return
-        if self._keeps_left_game():
-            fate = "The game in progress is kept: reversi offers it again next time."
-        else:
-            fate = "The game in progress will be dropped (Ctrl+S saves it first)."
-
-        def answer(yes: bool | None) -> None:
-            if yes:
-                show()
-
-        self._push_once(
-            ConfirmScreen(
-                "Leave this game?",
-                f"Open {source}? {fate}",
-                "Open",
-                "Keep playing",
-            ),
-            answer,
-        )
+        self.files.statistics()
 
     def action_copy_moves(self) -> None:
-        """``m``: the move list to the clipboard through the terminal (OSC 52), led by
-        the start position when it is not the usual one, so that the copy replays."""
-        game = self.game
-        moves = game.move_list()
-        if not moves:
-            self.set_status("No moves to copy yet.")
-            return
-        copied = moves_text(game.start, game.moves)
-        self.app.copy_to_clipboard(copied)
-        shown = moves if len(moves) <= 24 else moves[:24] + self.glyphs.ellipsis
-        what = "the moves" if copied == moves else "the start position and the moves"
-        self.set_status(
-            f"Copied {what} ({shown}) to the clipboard, if your terminal allows it (OSC 52)."
-        )
+        """``m``: the moves to the clipboard (OSC 52), replayable from their start."""
+        self.set_status(copy_moves(self.game, self.app.copy_to_clipboard, self.glyphs.ellipsis))
 
     def action_hint(self) -> None:
         match = self.match
@@ -683,29 +591,12 @@ class GameScreen(Screen[None]):
         if self.open_online is not None:
             self.open_online()
 
-    def _keeps_left_game(self) -> bool:
-        """Whether the game on the board stays for resuming when another replaces it
-        (as on quitting: unfinished, a person has moved in it, and saving is on)."""
-        match = self.match
-        return (
-            self.keeper is not None
-            and self.keeper.saving
-            and not match.is_over
-            and moved_by_a_person(match.game, match.settings.players)
-        )
-
-    def _left_game_words(self) -> str:
-        """What the status adds when another game replaces this one: it is kept."""
-        if self._keeps_left_game():
-            return " The game you left is kept: reversi offers it again next time."
-        return ""
-
     def action_new_game(self) -> None:
         in_progress = self.match.in_progress
         screen = NewGameScreen(
             self.match.settings,
             in_progress=in_progress,
-            kept=self._keeps_left_game(),
+            kept=self.files.keeps_left_game(),
             pace=self.pace,
         )
         self._push_once(screen, self._new_game_chosen)
@@ -734,7 +625,7 @@ class GameScreen(Screen[None]):
                 handicap_colour=settings.handicap_colour.name.lower(),
                 think_time=think_time_of(settings),
             )
-        left = self._left_game_words()
+        left = self.files.left_game_words()
         self._replace_match(settings)
         self.set_status(f"{self.status}{left}")
 
