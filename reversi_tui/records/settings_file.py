@@ -46,6 +46,12 @@ class StoredSettings:
     think_time: float | None = None
     #: Seconds between moves when the computer plays both sides (None: ``--delay``'s default).
     pace: float | None = None
+    #: Ring the terminal's bell when it becomes your move online in a game not shown.
+    bell: bool = False
+
+
+def _bell(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
 
 
 def _theme(value: Any) -> str | None:
@@ -97,6 +103,7 @@ _CHECKS: dict[str, Callable[[Any], Any]] = {
     "handicap_colour": _colour,
     "think_time": _think_time,
     "pace": _pace,
+    "bell": _bell,
 }
 _EXPECTED = {
     "theme": "a theme name",
@@ -106,6 +113,7 @@ _EXPECTED = {
     "handicap_colour": "black or white",
     "think_time": "a number of seconds above 0",
     "pace": "a number of seconds from 0 to 3600",
+    "bell": "true or false",
 }
 assert set(_CHECKS) == {field.name for field in fields(StoredSettings)}
 

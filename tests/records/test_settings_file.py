@@ -22,7 +22,7 @@ PLAYERS_EXPECTED = (
 
 CHOSEN = StoredSettings(
     theme="gruvbox", black="hard", white="human", handicap=3, handicap_colour="white",
-    think_time=1.5, pace=0.25,
+    think_time=1.5, pace=0.25, bell=True,
 )  # fmt: skip
 
 
@@ -121,6 +121,7 @@ def test_a_whole_number_think_time_reads_as_seconds(tmp_path: Path) -> None:
         ("theme = 7", "theme"),
         ('theme = ""', "theme"),
         ("theme = [1, 2]", "theme"),
+        ("bell = 1", "bell"),
     ],
 )
 def test_a_wrong_value_falls_back_for_that_key_only(tmp_path: Path, line: str, key: str) -> None:
@@ -132,6 +133,7 @@ def test_a_wrong_value_falls_back_for_that_key_only(tmp_path: Path, line: str, k
         "handicap_colour": 'handicap_colour = "white"',
         "think_time": "think_time = 1.5",
         "pace": "pace = 0.25",
+        "bell": "bell = true",
     }
     lines[key] = line
     path = settings_path(tmp_path, "\n".join(lines.values()) + "\n")
@@ -245,3 +247,10 @@ def test_an_engine_this_version_cannot_play_falls_back_with_its_reason(tmp_path:
         f"Settings file {path}: default used for black = 'gtp:edax -gtp' "
         f"(expected {PLAYERS_EXPECTED})."
     )
+
+
+def test_the_bell_is_a_boolean(tmp_path: Path) -> None:
+    """Ringing on your move online is on only when the file says true (issue 18)."""
+    assert load_settings(settings_path(tmp_path, "bell = true\n"))[0].bell is True
+    settings, problem = load_settings(settings_path(tmp_path, 'bell = "yes"\n'))
+    assert settings.bell is False and problem is not None and "true or false" in problem
