@@ -2,10 +2,11 @@
 
 The game's entries run the same actions as the keys, so the palette follows the
 same rules: Quit asks while a game is in progress, Undo steps back in review.
-They are offered only when the palette is opened over the game itself, not over
-a dialog, so a command never stacks a second dialog on the first. Textual's
-entries come from ``App.get_system_commands``, which the app trims to those that
-fit a game; this one provider lists both, so the order is the same every time.
+They are offered only when the palette is opened over a game itself, not over a
+dialog, so a command never stacks a second dialog on the first; an online game
+offers only those it has (Copy moves, Help). Textual's entries come from
+``App.get_system_commands``, which the app trims to those that fit a game; this
+one provider lists both, so the order is the same every time.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, NamedTuple
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from reversi_tui.tui.keys import GAME_COMMANDS, HELP, QUIT, KeyAction
-from reversi_tui.tui.screens.game import GameScreen
+from reversi_tui.tui.screens.match_view import MatchScreen
 
 
 class PaletteCommand(NamedTuple):
@@ -27,8 +28,9 @@ class PaletteCommand(NamedTuple):
     run: Callable[[], Any]
 
 
-def game_commands(screen: GameScreen) -> Iterator[PaletteCommand]:
-    """The game screen's actions, in the order a player thinks of them (Quit comes later).
+def game_commands(screen: MatchScreen) -> Iterator[PaletteCommand]:
+    """The game screen's actions, in the order a player thinks of them (Quit comes later);
+    those the screen has (an online game has no undo).
 
     Names, help and order come from the key table (tui/keys.py).
     """
@@ -37,11 +39,12 @@ def game_commands(screen: GameScreen) -> Iterator[PaletteCommand]:
         await screen.app.run_action("app.help")
 
     for action in GAME_COMMANDS:
-        yield _command(screen, action, show_help)
+        if action is HELP or hasattr(screen, action.method):
+            yield _command(screen, action, show_help)
 
 
 def _command(
-    screen: GameScreen, action: KeyAction, show_help: Callable[[], Any] | None = None
+    screen: MatchScreen, action: KeyAction, show_help: Callable[[], Any] | None = None
 ) -> PaletteCommand:
     """The palette entry of one of the table's actions, running the screen's method."""
     if action is HELP:
@@ -56,12 +59,12 @@ class GameCommands(Provider):
 
     def _commands(self) -> Iterator[PaletteCommand]:
         screen = self.screen
-        game = screen if isinstance(screen, GameScreen) else None
+        game = screen if isinstance(screen, MatchScreen) else None
         if game is not None:
             yield from game_commands(game)
         system = [PaletteCommand(*c[:3]) for c in self.app.get_system_commands(screen)]
         yield from (c for c in system if c.name == "Theme")
-        if game is not None:
+        if game is not None and hasattr(game, QUIT.method):
             yield _command(game, QUIT)
         yield from (c for c in system if c.name != "Theme")
 

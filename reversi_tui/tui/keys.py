@@ -4,11 +4,14 @@ The screens' ``BINDINGS`` (game, online game, lobby), the help screen's key list
 and the command palette's game commands are all generated from this table, so a
 key, its label and its help text are written in one place only. The order of a
 screen's bindings is the footer's order; the order of ``GAME_HELP`` is the help's.
+Each screen binds only the keys it has: the local game's keys that an online game
+lacks (``LOCAL_ONLY_KEYS``) are not bound there, and say why not (``refusals``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 from textual.binding import Binding, BindingType
 
@@ -39,16 +42,15 @@ class KeyAction:
         """The screen's method the action runs: ``review_step(-1)`` -> ``action_review_step``."""
         return "action_" + self.action.partition("(")[0]
 
-    def binding(self, **changes: object) -> Binding:
-        """The Textual binding; ``changes`` override a field (``show=False`` online)."""
-        me = replace(self, **changes) if changes else self  # type: ignore[arg-type]
+    def binding(self) -> Binding:
+        """The Textual binding."""
         return Binding(
-            me.keys,
-            me.action,
-            me.title,
-            show=me.show,
-            key_display=me.key_display,
-            priority=me.priority,
+            self.keys,
+            self.action,
+            self.title,
+            show=self.show,
+            key_display=self.key_display,
+            priority=self.priority,
         )
 
     @property
@@ -281,17 +283,23 @@ RESIGN = KeyAction("resign", "r", "Resign")
 CHAT = KeyAction("chat", "t", "Talk")
 LEAVE_GAME = KeyAction("leave", "q,escape", "Lobby")
 
-#: Local play's keys stay (to say why not) but leave the footer.
-ONLINE_GAME_BINDINGS: tuple[Binding, ...] = (
-    HINT.binding(show=False),
-    UNDO.binding(show=False),
-    REDO.binding(show=False, key_display=None),
-    NEW_GAME.binding(show=False),
-    RESIGN.binding(),
-    CHAT.binding(),
-    LEAVE_GAME.binding(),
+#: The online game's keys, in the footer's order: local play's keys are not bound here
+#: (the online screen says why not when one is pressed: ``refusals``).
+ONLINE_GAME_KEYS: tuple[KeyAction, ...] = (
+    REVIEW_BACK,
+    REVIEW_FORWARD,
+    REVIEW_START,
+    REVIEW_END,
+    NOT_NOW,
+    LEAVE_GAME,
+    RESIGN,
+    CHAT,
+    COPY_MOVES,
 )
-ONLINE_GAME_KEYS: tuple[KeyAction, ...] = (HINT, UNDO, REDO, NEW_GAME, RESIGN, CHAT, LEAVE_GAME)
+#: The local game's keys an online game does not have.
+LOCAL_ONLY_KEYS: tuple[KeyAction, ...] = tuple(
+    action for action in GAME_KEYS if action not in ONLINE_GAME_KEYS
+)
 
 # The lobby -------------------------------------------------------------------------
 #: Over the tables' own Enter, so the footer shows it (the tables would hide it).
@@ -315,6 +323,16 @@ LOBBY_KEYS: tuple[KeyAction, ...] = (
 def bindings(actions: tuple[KeyAction, ...]) -> list[BindingType]:
     """A screen's ``BINDINGS`` from its actions, in order."""
     return [action.binding() for action in actions]
+
+
+def refusals(words: Mapping[KeyAction, str]) -> dict[str, str]:
+    """Each key of the actions a screen does not have, as Textual names it (``U``,
+    ``ctrl+s``, ``question_mark``), with what the screen says instead."""
+    return {
+        binding.key: said
+        for action, said in words.items()
+        for binding in Binding.make_bindings([action.binding()])
+    }
 
 
 def help_rows(actions: tuple[KeyAction, ...]) -> tuple[tuple[str, str], ...]:

@@ -17,6 +17,7 @@ from reversi_tui.tui.screens.game import GameScreen
 from reversi_tui.tui.screens.help import KEYS, REVIEW_KEYS
 from reversi_tui.tui.screens.lobby import LobbyScreen
 from reversi_tui.tui.screens.online_game import OnlineGameScreen
+from reversi_tui.tui.widgets.board import Board
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -68,6 +69,27 @@ def test_every_action_method_reached_by_a_key_is_in_the_table(
     assert bound <= defined, bound - defined
 
 
+def test_the_online_game_binds_only_its_own_keys() -> None:
+    """No hidden bindings of local play's keys, and no actions overridden to refuse them."""
+    assert {b.action for b in _bindings(OnlineGameScreen)} == {
+        a.action for a in keys.ONLINE_GAME_KEYS
+    }
+    for action in keys.LOCAL_ONLY_KEYS:
+        assert not hasattr(OnlineGameScreen, action.method), action
+
+
+def test_each_local_only_key_says_why_not_online() -> None:
+    """A key of local play pressed online is the online screen's or the board's own,
+    or the status line says why it does nothing there (u and U only step in review)."""
+    bound = {b.key for b in Binding.make_bindings([*_bindings(OnlineGameScreen), *Board.BINDINGS])}
+    for action in keys.LOCAL_ONLY_KEYS:
+        for binding in Binding.make_bindings([action.binding()]):
+            assert binding.key in bound or binding.key in OnlineGameScreen.KEYS_ELSEWHERE, (
+                action,
+                binding.key,
+            )
+
+
 def test_the_help_is_generated_from_the_table() -> None:
     assert help_rows(GAME_HELP) == KEYS
     assert help_rows(keys.REVIEW_HELP) == REVIEW_KEYS
@@ -90,6 +112,13 @@ def test_every_palette_command_is_in_the_table_and_runs_a_screen_method() -> Non
     made = list(game_commands(Screenish()))  # type: ignore[arg-type]
     assert [c.name for c in made] == [a.command for a in GAME_COMMANDS]
     assert [str(c.run) for c in made[:-1]] == [a.method for a in GAME_COMMANDS[:-1]]
+
+
+def test_the_palette_over_an_online_game_offers_only_what_it_has() -> None:
+    online = OnlineGameScreen.__new__(OnlineGameScreen)  # the methods are all it needs
+    assert [c.name for c in game_commands(online)] == [keys.COPY_MOVES.command, keys.HELP.command]
+    local = GameScreen.__new__(GameScreen)
+    assert [c.name for c in game_commands(local)] == [a.command for a in GAME_COMMANDS]
 
 
 #: A key as the help and the README write it: one character, a range (a-h),

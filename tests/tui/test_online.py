@@ -24,6 +24,7 @@ from reversi_tui.records.paths import Places
 from reversi_tui.tui.app import ReversiApp
 from reversi_tui.tui.screens.challenge import ChallengedScreen, ColourScreen
 from reversi_tui.tui.screens.confirm import ConfirmScreen
+from reversi_tui.tui.screens.game_over import GameOverScreen
 from reversi_tui.tui.screens.lobby import LobbyScreen
 from reversi_tui.tui.screens.online_game import OnlineGameScreen
 from reversi_tui.tui.widgets.board import Board
@@ -130,6 +131,12 @@ async def test_lobby_challenge_game_and_its_keys(
         assert "not available online" in game_screen.status
         await pilot.press("i")
         assert "not available online" in game_screen.status
+        await pilot.press("ctrl+s")
+        assert "not available online" in game_screen.status
+        # n does not drop the game for the lobby (issue 18): it says how to get there
+        await pilot.press("n")
+        assert app.screen is game_screen
+        assert game_screen.status == "n starts a local game: q goes back to the lobby first."
 
         # resign, after a confirmation
         await pilot.press("r")
@@ -138,6 +145,16 @@ async def test_lobby_challenge_game_and_its_keys(
         final = await bob.expect("state", game=game, status="finished")
         assert final["result"]["winner"] == "black" and final["result"]["reason"] == "resign"
         await wait_until(pilot, lambda: game_screen.match.is_over, LIMIT)
+
+        # the review keys walk the finished game; playing on from a move is local play's
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen), LIMIT)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: game_screen.reviewing, LIMIT)
+        await pilot.press("u")
+        assert game_screen.review is not None and game_screen.review.index == 1
+        assert game_screen.status == "Move 1 of 2: Black d3."
+        await pilot.press("p")
+        assert game_screen.status.startswith("Playing on from here is not available online")
         bob.close()
     # the finished game is in ann's own records, under both users' names
     records = RecordsDatabase(keeper.places.database)

@@ -1,12 +1,15 @@
-"""An online game: the same board, sidebar and keys as local play, fed by the server.
+"""An online game: the same board and sidebar as local play, fed by the server.
 
-The match's two move sources come from the game's ``GameLink`` (see
-``net/remote.py``): the user's key is sent to the server and lands on the board
-when the server's state carries it; the opponent's moves arrive the same way,
-and so does a resignation by either side (the sources answer with it). A
-watcher's match has two remote sides. Undo, redo, hints and new games are not for
-online play and say so; ``r`` resigns after a confirmation, ``t`` says something
-to the game's audience, and ``q`` goes back to the lobby while the game goes on.
+The view, the match's events, the board's input and the review are
+``MatchScreen``'s (screens/match_view.py), as for a local game. The match's two
+move sources come from the game's ``GameLink`` (see ``net/remote.py``): the
+user's key is sent to the server and lands on the board when the server's state
+carries it; the opponent's moves arrive the same way, and so does a resignation
+by either side (the sources answer with it). A watcher's match has two remote
+sides. The screen binds only its own keys (``ONLINE_GAME_KEYS``): ``r`` resigns
+after a confirmation, ``t`` says something to the game's audience, ``m`` copies
+the moves, and ``q`` goes back to the lobby while the game goes on. Local play's
+keys (undo, hints, a new game...) are not bound; pressed here, they say why not.
 """
 
 from __future__ import annotations
@@ -21,19 +24,33 @@ from reversi_tui.match.sources import MoveSource
 from reversi_tui.net import protocol
 from reversi_tui.net.online import Notice, OnlineSession
 from reversi_tui.net.remote import GameLink
+from reversi_tui.tui import keys
 from reversi_tui.tui.compat.dismiss import ClosesOnce
-from reversi_tui.tui.keys import ONLINE_GAME_BINDINGS
+from reversi_tui.tui.keys import ONLINE_GAME_KEYS, bindings, refusals
 from reversi_tui.tui.screens.chat import ChatScreen
 from reversi_tui.tui.screens.confirm import ConfirmScreen
-from reversi_tui.tui.screens.game import GameScreen
 from reversi_tui.tui.screens.game_over import Choice
+from reversi_tui.tui.screens.match_view import MatchScreen
 from reversi_tui.tui.thinking import Advisor
+from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
 
 #: What the local-only keys say in an online game.
 NOT_ONLINE = "{what} is not available online: the server holds the game."
+#: What local play's keys say here (q and Space are this screen's own keys too).
+LOCAL_ONLY_WORDS = {
+    keys.HINT: NOT_ONLINE.format(what="A hint"),
+    keys.UNDO: NOT_ONLINE.format(what="Undo"),
+    keys.REDO: NOT_ONLINE.format(what="Redo"),
+    keys.PLAY_ON: NOT_ONLINE.format(what="Playing on from here"),
+    keys.NEW_GAME: "n starts a local game: q goes back to the lobby first.",
+    keys.SAVE: NOT_ONLINE.format(what="Saving to a file"),
+    keys.OPEN: "Ctrl+O opens a game for local play: q goes back to the lobby first.",
+    keys.STATISTICS: "s shows the statistics from a local game: q goes back to the lobby first.",
+    keys.PLAY_ONLINE: "You are online already: q goes back to the lobby.",
+}
 
 
-class OnlineGameScreen(ClosesOnce, GameScreen):
+class OnlineGameScreen(ClosesOnce, MatchScreen):
     """One online game, played or watched."""
 
     DEFAULT_CSS = """
@@ -43,12 +60,26 @@ class OnlineGameScreen(ClosesOnce, GameScreen):
     #: Chat lines kept in the panel.
     CHAT_LINES = 3
 
-    #: Generated from the key table (tui/keys.py): local play's keys stay, out of the footer.
-    BINDINGS = list(ONLINE_GAME_BINDINGS)
+    #: Generated from the key table (tui/keys.py), in the footer's order.
+    BINDINGS = bindings(ONLINE_GAME_KEYS)
+    KEYS_ELSEWHERE = refusals(LOCAL_ONLY_WORDS)
+
+    REVIEW_WORDS = (
+        "Reviewing: Left/Right step through the game, Home/End jump, q goes back to the lobby."
+    )
+    READ_ONLY_WORDS = "Reviewing is read-only: Left/Right step, q goes back to the lobby."
+    OVER_WORDS = "The game is over: q goes back to the lobby."
+    ERROR_WORDS = "q goes back to the lobby."
 
     def __init__(
-        self, session: OnlineSession, link: GameLink, advisor: Advisor, **kw: object
+        self,
+        session: OnlineSession,
+        link: GameLink,
+        advisor: Advisor | None = None,
+        *,
+        glyphs: Glyphs = UNICODE,
     ) -> None:
+        """``advisor`` is not used: there are no hints online (the lobby passes its own)."""
         self.session = session
         self.link = link
         specs = {Color.BLACK: PlayerSpec.human(), Color.WHITE: PlayerSpec.human()}
@@ -61,17 +92,16 @@ class OnlineGameScreen(ClosesOnce, GameScreen):
         super().__init__(
             MatchSettings(specs[Color.BLACK], specs[Color.WHITE]),
             make_source,
-            advisor,
             game=game,
+            glyphs=glyphs,
             pace=0.0,
             reply_delay=0.0,
-            **kw,  # type: ignore[arg-type]
         )
         self._unsubscribe = session.subscribe(self._on_session)
         self._chat: list[tuple[str, str]] = []
 
-    def on_mount(self) -> None:
-        """After GameScreen's own ``on_mount`` (Textual runs both): greet, hide New game."""
+    def _mounted(self) -> None:
+        """Hide New game, make room for the chat, and greet."""
         try:
             self.query_one("#new-game").display = False
             self.sidebar.mount(Static(id="chat", classes="-empty"), before="#status")
@@ -84,9 +114,7 @@ class OnlineGameScreen(ClosesOnce, GameScreen):
         self._stop()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """No pause online; only a player of a game in progress resigns."""
-        if action == "toggle_pause":
-            return False
+        """Only a player of a game in progress resigns; talk to a game this server holds."""
         if action == "resign":
             return self.link.my_colour is not None and not self.match.is_over and self.link.playable
         if action == "chat":
@@ -180,35 +208,8 @@ class OnlineGameScreen(ClosesOnce, GameScreen):
         panel.set_class(False, "-empty")
 
     # Keys --------------------------------------------------------------------------
-    def action_undo(self) -> None:
-        if self.reviewing:
-            self.action_review_step(-1)
-            return
-        self.set_status(NOT_ONLINE.format(what="Undo"))
-
-    def action_redo(self) -> None:
-        if self.reviewing:
-            self.action_review_step(1)
-            return
-        self.set_status(NOT_ONLINE.format(what="Redo"))
-
-    def action_hint(self) -> None:
-        self.set_status(NOT_ONLINE.format(what="A hint"))
-
-    def action_toggle_pause(self) -> None:
-        self.set_status(NOT_ONLINE.format(what="Pausing"))
-
-    def action_play_from_here(self) -> None:
-        self.set_status(NOT_ONLINE.format(what="Playing on from here"))
-
-    def action_new_game(self) -> None:
-        self.action_leave()
-
-    def action_play_online(self) -> None:
-        self.action_leave()
-
-    def action_quit_game(self) -> None:
-        self.action_leave()
+    def _nobody_here_plays(self, key: str) -> None:
+        self.set_status("You are watching: the players' moves come from the server.")
 
     def action_leave(self) -> None:
         """Back to the lobby; an unfinished game goes on and can be resumed there."""
@@ -242,7 +243,6 @@ class OnlineGameScreen(ClosesOnce, GameScreen):
 
         self._push_once(ChatScreen(f"Say something in game {self.link.game}"), said)
 
-    def _after_game_over(self, choice: Choice | None) -> None:
-        self._enter_review()
-        if choice in ("new", "quit"):
-            self.action_leave()
+    def _chosen_after_game(self, choice: Choice) -> None:
+        """A new game or quitting, chosen after the game: back to the lobby."""
+        self.action_leave()
