@@ -9,8 +9,10 @@ import sqlite3
 import stat
 import sys
 import tempfile
+from contextlib import redirect_stdout
 from dataclasses import replace
 from datetime import timedelta
+from io import StringIO
 from pathlib import Path
 from types import SimpleNamespace
 from typing import NoReturn
@@ -19,8 +21,11 @@ import pytest
 
 from reversi_tui.cli import main
 from reversi_tui.commands.history import NO_GAMES
+from reversi_tui.engine import Color
 from reversi_tui.match import GameRecord, PlayerSpec
 from reversi_tui.records.database import RecordsDatabase
+from reversi_tui.records.game_text import ImportedGame
+from reversi_tui.records.online_facts import OnlineFacts
 from reversi_tui.records.paths import DATA_DIR_ENV
 from tests.records.test_database import STARTED, finished_record, resigned_record
 
@@ -123,6 +128,7 @@ def test_json_has_every_field(tmp_path: Path, capsys: Captured) -> None:
         "level": None,
         "think_time": None,
         "depth": None,
+        "rating": None,
     }
     assert first["white"] == {
         "name": "Computer (hard)",
@@ -130,6 +136,7 @@ def test_json_has_every_field(tmp_path: Path, capsys: Captured) -> None:
         "level": "hard",
         "think_time": 0.5,
         "depth": 6,
+        "rating": None,
     }
     assert (first["handicap"], first["handicap_colour"]) == (0, None)
     assert first["start"] == "---------------------------OX------XO--------------------------- X"
@@ -141,6 +148,7 @@ def test_json_has_every_field(tmp_path: Path, capsys: Captured) -> None:
     assert last["discs"]["black"] + last["discs"]["white"] == 4 + 20
     assert games[1]["white"]["kind"] == "human"
     assert {"id", "move_count", "ended"} <= set(first)
+    assert (first["rated"], first["time_control"]) == (None, None)  # a local game
 
 
 def test_the_environment_names_the_data_directory(
@@ -188,14 +196,20 @@ def test_a_newer_database_is_one_line_and_status_1(tmp_path: Path, capsys: Captu
     assert err.count("\n") == 1 and "newer version of reversi" in err
 
 
-def test_export_writes_every_game_as_one_pgn_file(tmp_path: Path, capsys: Captured) -> None:
+def exported(data: Path, capsys: Captured, records: list[GameRecord]) -> list[ImportedGame]:
+    """``data``'s games exported to ``data/all.pgn`` and read back: all of ``records``."""
     pgn = pytest.importorskip("reversi_tui.records.pgn")
-    records = recorded(tmp_path)
-    target = tmp_path / "all.pgn"
-    assert history(tmp_path, "--export", str(target)) == 0
-    assert capsys.readouterr().out == f"Exported 3 games to {target}.\n"
-    games = pgn.read_pgn_all(target.read_text())
+    target = data / "all.pgn"
+    assert history(data, "--export", str(target)) == 0
+    assert capsys.readouterr().out == f"Exported {len(records)} games to {target}.\n"
+    games: list[ImportedGame] = pgn.read_pgn_all(target.read_text())
     assert [game.record.moves for game in games] == [r.moves for r in records]
+    return games
+
+
+def test_export_writes_every_game_as_one_pgn_file(tmp_path: Path, capsys: Captured) -> None:
+    games = exported(tmp_path, capsys, recorded(tmp_path))
+    target = tmp_path / "all.pgn"
     assert [game.tags["Black"] for game in games] == ["p0", "p1", "p2"]
     assert [game.tags["White"] for game in games] == ["Computer (hard)", "bob", "Computer (hard)"]
     assert target.stat().st_mode & 0o077 == 0
@@ -338,3 +352,122 @@ def test_data_dir_may_follow_the_command_and_then_wins(tmp_path: Path, capsys: C
     assert "3 games, newest first" in capsys.readouterr().out
     assert main(["--data-dir", str(tmp_path), "history", "--data-dir", str(elsewhere)]) == 0
     assert capsys.readouterr().out == NO_GAMES + "\n"
+
+
+# Online games: ratings and time controls --------------------------------------------------
+RATED = OnlineFacts(
+    rated=True,
+    control=(5, 3),
+    ratings={Color.BLACK: (1523, 23), Color.WHITE: (1477, -23)},
+    provisional=frozenset({Color.WHITE}),
+)
+CASUAL_TIMED = OnlineFacts(rated=False, control=(10, 5))
+CASUAL = OnlineFacts(rated=False)
+RATED_UNTIMED = OnlineFacts(True, None, {Color.BLACK: (1500, 0), Color.WHITE: (1711, -112)})
+
+
+def recorded_online(data: Path) -> list[GameRecord]:
+    """``recorded``'s three local games, then four online ones an hour apart: ann-bob
+    rated 5+3 (bob's rating provisional), cat-ann casual 10+5, ann-bob casual untimed,
+    dan-eve rated untimed."""
+    records = recorded(data)
+    human = PlayerSpec.human()
+    games = [
+        ("ann", "bob", RATED),
+        ("cat", "ann", CASUAL_TIMED),
+        ("ann", "bob", CASUAL),
+        ("dan", "eve", RATED_UNTIMED),
+    ]
+    with RecordsDatabase(data / "records.sqlite3") as db:
+        for hour, (black, white, online) in enumerate(games, 3):
+            record = finished_record(hour, started=STARTED + timedelta(hours=hour), white=human)
+            db.add(record, black, white, source=f"srv:{hour}", online=online)
+            records.append(record)
+    return records
+
+
+def rows_of(out: str) -> list[list[str]]:
+    """The table's rows, each its lines (a row starts with its date)."""
+    rows: list[list[str]] = []
+    lines = out.splitlines()
+    body = lines[lines.index(next(line for line in lines if "───" in line)) + 1 :]
+    for line in body:
+        if line.lstrip().startswith("2026-"):
+            rows.append([line])
+        elif line.strip() and rows and not line.strip().endswith("newest first"):
+            rows[-1].append(line)
+    return rows
+
+
+@pytest.mark.parametrize("columns", ["80", "120"])
+def test_rated_games_show_each_rating_and_the_terms_and_the_rest_as_before(
+    tmp_path: Path, capsys: Captured, monkeypatch: pytest.MonkeyPatch, columns: str
+) -> None:
+    monkeypatch.setenv("COLUMNS", columns)
+    recorded_online(tmp_path)
+    assert history(tmp_path) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= int(columns)
+    assert "…" not in out
+    rows = rows_of(out)
+    assert [row[0].split()[2] for row in rows] == ["dan", "ann", "cat", "ann", "p2", "p1", "p0"]
+    dan, casual, casual_timed, rated, *local = rows
+    assert dan[1].split() == ["1500", "(+0)", "1711", "(-112)", "rated"]
+    assert rated[1].split() == ["1523", "(+23)", "1477?", "(-23)", "5+3", "rated"]
+    assert rated[0].split()[2:4] == ["ann", "bob"]
+    assert casual_timed[1].split() == ["10+5", "casual"]
+    assert len(casual) == 1 and "casual" not in casual[0]  # untimed casual: as a local game
+    assert all("rated" not in "".join(row) and "casual" not in "".join(row) for row in local)
+    assert [len(row) for row in local] == [len(row) for row in local_rows(tmp_path, columns)]
+    assert "7 games, newest first" in out
+
+
+def local_rows(data: Path, columns: str) -> list[list[str]]:
+    """The rows of ``recorded``'s local games alone, in a database of their own."""
+    alone = data / "alone"
+    alone.mkdir()
+    recorded(alone)
+    out = StringIO()
+    with pytest.MonkeyPatch.context() as patch, redirect_stdout(out):
+        patch.setenv("COLUMNS", columns)
+        assert history(alone) == 0
+    return rows_of(out.getvalue())
+
+
+def test_json_has_the_online_facts_and_null_for_a_local_game(
+    tmp_path: Path, capsys: Captured
+) -> None:
+    recorded_online(tmp_path)
+    assert history(tmp_path, "--json") == 0
+    dan, casual, casual_timed, rated, *local = json.loads(capsys.readouterr().out)
+    assert (rated["rated"], rated["time_control"]) == (True, {"minutes": 5, "increment": 3})
+    assert rated["black"]["rating"] == {"after": 1523, "change": 23, "provisional": False}
+    assert rated["white"]["rating"] == {"after": 1477, "change": -23, "provisional": True}
+    assert (dan["rated"], dan["time_control"]) == (True, None)
+    assert dan["white"]["rating"] == {"after": 1711, "change": -112, "provisional": False}
+    assert casual_timed["rated"] is False
+    assert casual_timed["time_control"] == {"minutes": 10, "increment": 5}
+    assert casual_timed["black"]["rating"] is None
+    assert (casual["rated"], casual["time_control"], casual["white"]["rating"]) == (
+        False,
+        None,
+        None,
+    )
+    for game in local:
+        assert (game["rated"], game["time_control"]) == (None, None)
+        assert game["black"]["rating"] is None and game["white"]["rating"] is None
+
+
+def test_export_writes_pgns_time_control_and_elo_tags(tmp_path: Path, capsys: Captured) -> None:
+    games = exported(tmp_path, capsys, recorded_online(tmp_path))
+    *local, rated, casual_timed, casual, dan = (game.tags for game in games)
+    assert rated["TimeControl"] == "300+3"
+    assert (rated["BlackElo"], rated["BlackRatingDiff"]) == ("1500", "+23")
+    assert (rated["WhiteElo"], rated["WhiteRatingDiff"]) == ("1500", "-23")
+    assert (dan["TimeControl"], dan["BlackElo"], dan["WhiteElo"]) == ("-", "1500", "1823")
+    assert dan["BlackRatingDiff"] == "+0"
+    assert casual_timed["TimeControl"] == "600+5" and casual["TimeControl"] == "-"
+    online_tags = {"TimeControl", "BlackElo", "WhiteElo", "BlackRatingDiff", "WhiteRatingDiff"}
+    assert not online_tags & (set(casual_timed) | set(casual)) - {"TimeControl"}
+    for tags in local:
+        assert not online_tags & set(tags)

@@ -4,6 +4,14 @@ The database is the one in the data directory (``--data-dir``,
 ``$REVERSI_DATA_DIR`` or the user's). Reading never creates it: without one
 there are no games yet. ``--export FILE`` writes the games, oldest first, as one
 multi-game PGN file (atomically: a failed export leaves FILE as it was).
+
+An online game's facts, where they were recorded, are shown too: each player's
+rating after a rated game with its change (``1523 (+23)``, a ``?`` after a
+provisional one) under the name, and the game's terms (``5+3 rated``) under the
+result; ``--json`` has them for every game (null for a local one), and the PGN
+export writes ``TimeControl`` (in seconds: ``300+3``, ``-`` for an untimed online
+game) and, for a rated game, ``BlackElo``/``WhiteElo`` (the ratings the game was
+played at) with ``BlackRatingDiff``/``WhiteRatingDiff``.
 """
 
 from __future__ import annotations
@@ -15,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reversi_tui.commands.options import Commands, data_dir_after, int_range
-from reversi_tui.engine import PASS, format_position
+from reversi_tui.engine import PASS, Color, format_position
 from reversi_tui.match.record import GameRecord, Result
 from reversi_tui.match.settings import PlayerKind, PlayerSpec, handicap_of
 from reversi_tui.records.atomic import atomic_write
@@ -26,6 +34,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from reversi_tui.records.database import StoredGame
+    from reversi_tui.records.online_facts import OnlineFacts
 
 NO_GAMES = "No games recorded yet: finished games appear here."
 
@@ -92,7 +101,12 @@ def _show(games: list[StoredGame], args: argparse.Namespace, *, total: int) -> i
 
 
 def history_table(games: list[StoredGame], total: int) -> Table:
-    """The games as a Rich table, in the order given; the caption counts them."""
+    """The games as a Rich table, in the order given; the caption counts them.
+
+    An online game's facts take a second line, never a column (the table fits 80
+    columns as it did): each player's rating after a rated game under their name,
+    and the game's terms (``5+3 rated``, ``rated``, ``10+5 casual``) under the result.
+    """
     from rich import box
     from rich.table import Table
     from rich.text import Text
@@ -106,15 +120,40 @@ def history_table(games: list[StoredGame], total: int) -> Table:
     for game in games:
         record = game.record
         result = record.result
+        terms = "" if game.online is None else terms_words(game.online)
         cells = (
             record.started.astimezone().strftime("%Y-%m-%d %H:%M"),
-            game.black_name,
-            game.white_name,
-            "" if result is None else result_words(result),
+            _player_cell(game.black_name, game.online, Color.BLACK),
+            _player_cell(game.white_name, game.online, Color.WHITE),
+            ("" if result is None else result_words(result)) + (terms and f"\n{terms}"),
             str(_move_count(record)),
         )
         table.add_row(*(Text(cell) for cell in cells))  # Text: a name is never markup
     return table
+
+
+def terms_words(online: OnlineFacts) -> str:
+    """An online game's terms as players say them: ``5+3 rated``, ``rated`` (untimed),
+    ``10+5 casual``; nothing for an untimed casual game (as a local one)."""
+    from reversi_tui.records.online_facts import format_control
+
+    words = [] if online.control is None else [format_control(online.control)]
+    if online.rated or words:
+        words.append("rated" if online.rated else "casual")
+    return " ".join(words)
+
+
+def _player_cell(name: str, online: OnlineFacts | None, colour: Color) -> str:
+    """The player's name, and under it their rating after a rated game with its change
+    (``1523 (+23)``, ``1500? (-12)`` while provisional): on its own line, so that neither
+    is split at 80 columns."""
+    from reversi_tui.records.online_facts import format_rating
+
+    rating = None if online is None else online.rating(colour)
+    if rating is None:
+        return name
+    assert online is not None
+    return f"{name}\n{format_rating(*rating, provisional=colour in online.provisional)}"
 
 
 def result_words(result: Result) -> str:
@@ -157,7 +196,11 @@ def game_json(game: StoredGame) -> dict[str, Any]:
         "started": record.started.isoformat(),
         "ended": None if record.ended is None else record.ended.isoformat(),
         "duration_seconds": duration_seconds(record),
+        "rated": None if game.online is None else game.online.rated,
+        "time_control": _control_json(game.online),
     }
+    for colour in Color:
+        data[colour.name.lower()]["rating"] = _rating_json(game.online, colour)
     if result is not None:
         black, white = result.final_score
         data["discs"] = {"black": result.discs.black, "white": result.discs.white}
@@ -179,6 +222,43 @@ def _player_json(name: str, spec: PlayerSpec) -> dict[str, Any]:
     }
 
 
+def _control_json(online: OnlineFacts | None) -> dict[str, int] | None:
+    if online is None or online.control is None:
+        return None
+    minutes, increment = online.control
+    return {"minutes": minutes, "increment": increment}
+
+
+def _rating_json(online: OnlineFacts | None, colour: Color) -> dict[str, Any] | None:
+    """The player's rating after a rated game, its change and whether it is provisional."""
+    rating = None if online is None else online.rating(colour)
+    if rating is None:
+        return None
+    assert online is not None
+    after, change = rating
+    return {"after": after, "change": change, "provisional": colour in online.provisional}
+
+
+def pgn_tags(game: StoredGame) -> dict[str, str]:
+    """The PGN tags of a recorded game: the names, and an online game's ``TimeControl``
+    and, when rated, ``BlackElo``/``WhiteElo`` (the ratings before the game, as PGN
+    means them) and ``BlackRatingDiff``/``WhiteRatingDiff``."""
+    from reversi_tui.records.online_facts import pgn_time_control
+
+    tags = {"Black": game.black_name, "White": game.white_name}
+    online = game.online
+    if online is None:
+        return tags
+    tags["TimeControl"] = pgn_time_control(online.control)
+    for colour in Color:
+        rating = online.rating(colour)
+        if rating is not None:
+            after, change = rating
+            tags[f"{colour.title}Elo"] = str(after - change)
+            tags[f"{colour.title}RatingDiff"] = f"{change:+d}"
+    return tags
+
+
 def _export(games: list[StoredGame], target: Path) -> int:
     """Write ``games`` to ``target`` as one PGN file; say how many."""
     if not games:
@@ -186,10 +266,7 @@ def _export(games: list[StoredGame], target: Path) -> int:
         return 0
     from reversi_tui.records.pgn import write_pgn
 
-    text = "\n".join(
-        write_pgn(game.record, {"Black": game.black_name, "White": game.white_name})
-        for game in games
-    )
+    text = "\n".join(write_pgn(game.record, pgn_tags(game)) for game in games)
     try:
         atomic_write(target, text)
     except StorageError as error:

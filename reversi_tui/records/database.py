@@ -1,13 +1,14 @@
 """The records database: every finished game, in SQLite in the data directory.
 
 One table, ``games``, one row per finished game (see ``_create_v3`` for the
-columns). Each player is one column, its text form (``human``, ``hard/2.5s``,
-``gtp:edax -gtp``: see ``PlayerSpec``), with no CHECK naming the kinds, so a new
-kind of player is recorded without a migration. The ``moves`` column is every ply
-separated by spaces, forced passes written ``pass`` (``d3 c5 ... pass a1``): the same
-spelling as ``GameRecord.to_dict``, so a row reads back exactly, and with the start
-position it replays without guessing where the passes were. ``GameRecord.move_list()``
-gives the usual concatenated form.
+columns, ``_create_v4`` for an online game's terms and ratings). Each player is one
+column, its text form (``human``, ``hard/2.5s``, ``gtp:edax -gtp``: see
+``PlayerSpec``), with no CHECK naming the kinds, so a new kind of player is recorded
+without a migration. The ``moves`` column is every ply separated by spaces, forced
+passes written ``pass`` (``d3 c5 ... pass a1``): the same spelling as
+``GameRecord.to_dict``, so a row reads back exactly, and with the start position it
+replays without guessing where the passes were. ``GameRecord.move_list()`` gives the
+usual concatenated form.
 
 The file carries its identity and its version: ``PRAGMA application_id`` says it
 is ours and ``PRAGMA user_version`` is the schema version. Opening runs the
@@ -42,12 +43,14 @@ from reversi_tui.engine import (
 )
 from reversi_tui.match.record import GameRecord, RecordError, Result, Termination
 from reversi_tui.match.settings import PlayerKind, PlayerSpec, handicap_of
+from reversi_tui.records.online_facts import OnlineFacts
 from reversi_tui.records.sqlite_file import Migration, SqliteFile, roll_back
 
 __all__ = [
     "APPLICATION_ID",
     "MIGRATIONS",
     "DatabaseError",
+    "OnlineFacts",
     "RecordsDatabase",
     "StoredGame",
     "duration_seconds",
@@ -64,12 +67,15 @@ class DatabaseError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class StoredGame:
-    """A finished game as recorded: its row id, the record and the players' names."""
+    """A finished game as recorded: its row id, the record and the players' names;
+    ``online`` an online game's terms and ratings (None for a local game, or an online
+    one recorded before they were kept)."""
 
     id: int
     record: GameRecord
     black_name: str
     white_name: str
+    online: OnlineFacts | None = None
 
 
 # The schema, one function per version --------------------------------------------------
@@ -196,8 +202,35 @@ def _player_text(kind: Any, level: Any, think: Any, depth: Any) -> str:
         return "damaged:" + json.dumps(columns, default=repr)
 
 
+def _create_v4(db: sqlite3.Connection) -> None:
+    """Version 4: an online game's terms and what it did to the ratings, all NULL for a
+    local game (and for the games recorded before): ``rated`` (0 casual, 1 rated),
+    ``control_minutes``/``control_increment`` (NULL when untimed), and per player
+    ``{colour}_rating`` (after the game), ``{colour}_rating_change`` and
+    ``{colour}_provisional`` (0/1), NULL for a casual game. Columns are added: every
+    row is kept as it is."""
+    columns = [
+        "rated INTEGER CHECK (rated IN (0, 1))",
+        "control_minutes INTEGER CHECK (control_minutes >= 0)",
+        "control_increment INTEGER CHECK (control_increment >= 0)",
+    ]
+    for c in ("black", "white"):
+        columns += [
+            f"{c}_rating INTEGER",
+            f"{c}_rating_change INTEGER",
+            f"{c}_provisional INTEGER CHECK ({c}_provisional IN (0, 1))",
+        ]
+    for column in columns:
+        db.execute(f"ALTER TABLE games ADD COLUMN {column}")
+
+
 #: ``MIGRATIONS[n]`` takes the schema from version n to n + 1; the last gives the current one.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_v1, _create_v2, _create_v3]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
+    _create_v1,
+    _create_v2,
+    _create_v3,
+    _create_v4,
+]
 
 
 def schema_version() -> int:
@@ -259,11 +292,74 @@ COLUMNS = (
     "moves, move_count, black_discs, white_discs, black_score, white_score, winner, "
     "termination, started, ended, duration_seconds"
 )
+#: An online game's columns (version 4), NULL for a local game.
+ONLINE_COLUMNS = (
+    "rated, control_minutes, control_increment, black_rating, black_rating_change, "
+    "black_provisional, white_rating, white_rating_change, white_provisional"
+)
 _INSERT = (
-    f"INSERT INTO games ({COLUMNS}) VALUES ("
-    + ", ".join(f":{name.strip()}" for name in COLUMNS.split(","))
+    f"INSERT INTO games ({COLUMNS}, {ONLINE_COLUMNS}) VALUES ("
+    + ", ".join(f":{name.strip()}" for name in f"{COLUMNS}, {ONLINE_COLUMNS}".split(","))
     + ")"
 )
+_SET_ONLINE = (
+    "UPDATE games SET "
+    + ", ".join(f"{name.strip()} = :{name.strip()}" for name in ONLINE_COLUMNS.split(","))
+    + " WHERE id = :id AND rated IS NULL"
+)
+
+
+def _online_row(online: OnlineFacts | None) -> dict[str, Any]:
+    """The online columns' values: all None for a local game."""
+    row: dict[str, Any] = dict.fromkeys(name.strip() for name in ONLINE_COLUMNS.split(","))
+    if online is None:
+        return row
+    row["rated"] = int(online.rated)
+    if online.control is not None:
+        row["control_minutes"], row["control_increment"] = online.control
+    if online.ratings is not None:
+        for colour in Color:
+            c = colour.name.lower()
+            row[f"{c}_rating"], row[f"{c}_rating_change"] = online.ratings[colour]
+            row[f"{c}_provisional"] = int(colour in online.provisional)
+    return row
+
+
+def _online_of(row: sqlite3.Row) -> OnlineFacts | None:
+    """The online facts a row holds; None for a local game. ``ValueError`` when they are
+    not what ``add`` writes."""
+    rated = row["rated"]
+    if rated is None:
+        return None
+    if rated not in (0, 1):
+        raise ValueError(f"rated is {rated!r}")
+    minutes, increment = row["control_minutes"], row["control_increment"]
+    if (minutes is None) != (increment is None):
+        raise ValueError("half a time control")
+    control = None if minutes is None else (_integer(minutes), _integer(increment))
+    ratings: dict[Color, tuple[int, int]] = {}
+    provisional: set[Color] = set()
+    for colour in Color:
+        c = colour.name.lower()
+        after, change = row[f"{c}_rating"], row[f"{c}_rating_change"]
+        if after is not None and change is not None:
+            ratings[colour] = (_integer(after), _integer(change))
+            if row[f"{c}_provisional"]:
+                provisional.add(colour)
+    if len(ratings) < len(Color):  # half a rating pair (never written): none, not a lost game
+        ratings, provisional = {}, set()
+    return OnlineFacts(
+        rated=bool(rated),
+        control=control,
+        ratings=ratings or None,
+        provisional=frozenset(provisional),
+    )
+
+
+def _integer(value: Any) -> int:
+    if not isinstance(value, int):
+        raise ValueError(f"not a whole number: {value!r}")
+    return value
 
 
 #: Each move's spelling in the ``moves`` column (looked up: faster than parsing each).
@@ -292,9 +388,12 @@ def _stored_of(row: sqlite3.Row) -> StoredGame:
             started=datetime.fromisoformat(row["started"]),
             ended=datetime.fromisoformat(row["ended"]),
         )
+        online = _online_of(row)
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise RecordError(f"not a game record: {error!r}") from None
-    return StoredGame(int(row["id"]), record, str(row["black_name"]), str(row["white_name"]))
+    return StoredGame(
+        int(row["id"]), record, str(row["black_name"]), str(row["white_name"]), online
+    )
 
 
 def _spec_of(row: sqlite3.Row, colour: str) -> PlayerSpec:
@@ -331,15 +430,23 @@ class RecordsDatabase(SqliteFile):
 
     # Reading and writing ------------------------------------------------------------------
     def add(
-        self, record: GameRecord, black_name: str, white_name: str, *, source: str | None = None
+        self,
+        record: GameRecord,
+        black_name: str,
+        white_name: str,
+        *,
+        source: str | None = None,
+        online: OnlineFacts | None = None,
     ) -> int:
         """Record a finished game; its row id. ``DatabaseError`` for an unfinished one.
 
         ``source`` names the game where it was played (an online game's origin): a game
         with a source already recorded is not added again, and the first row's id is
-        returned.
+        returned; ``online`` fills in its facts then if that row has none yet.
+        ``online`` is an online game's terms and ratings (``StoredGame.online``).
         """
         row = _row_of(record, black_name, white_name)
+        row.update(_online_row(online))
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -348,6 +455,8 @@ class RecordsDatabase(SqliteFile):
                     known = self._db.execute(
                         "SELECT id FROM games WHERE source = ?", (source,)
                     ).fetchone()
+                if known is not None and online is not None:
+                    self._db.execute(_SET_ONLINE, {**_online_row(online), "id": known[0]})
                 if known is None:
                     cursor = self._db.execute(_INSERT, row)
                     if source is not None:
@@ -409,7 +518,9 @@ class RecordsDatabase(SqliteFile):
 
     def _select(self, clause: str, params: tuple[Any, ...]) -> Iterator[sqlite3.Row]:
         try:
-            cursor = self._db.execute(f"SELECT id, {COLUMNS} FROM games {clause}", params)
+            cursor = self._db.execute(
+                f"SELECT id, {COLUMNS}, {ONLINE_COLUMNS} FROM games {clause}", params
+            )
             while batch := cursor.fetchmany(200):
                 yield from batch
         except sqlite3.Error as error:

@@ -26,6 +26,7 @@ from reversi_tui.match.settings import PlayerKind, PlayerSpec
 from reversi_tui.records.autosave import Autosave, AutosaveStore, Resumable, SavedGame
 from reversi_tui.records.database import DatabaseError, RecordsDatabase
 from reversi_tui.records.names import local_user, player_name
+from reversi_tui.records.online_facts import OnlineFacts
 from reversi_tui.records.paths import Places, StorageError, ensure_private_dir
 
 #: What a problem report is handed to (a status line, a toast, standard error).
@@ -211,10 +212,13 @@ class GameKeeper:
         names: dict[Color, str] | None = None,
         *,
         source: str | None = None,
+        online: OnlineFacts | None = None,
     ) -> None:
         """Write a finished game to the records database; ``names`` are the players'
         (an online game's user names), else a person here is this user. A game with a
-        ``source`` (an online game's origin) is recorded once, however often it is seen."""
+        ``source`` (an online game's origin) is recorded once, however often it is seen;
+        ``online`` is an online game's terms and ratings (rated, time control, each
+        player's rating after it)."""
         if self.places is None:
             return
         if names is None:
@@ -228,7 +232,9 @@ class GameKeeper:
         try:
             for problem in database.problems:
                 self._problem(problem)
-            database.add(record, names[Color.BLACK], names[Color.WHITE], source=source)
+            database.add(
+                record, names[Color.BLACK], names[Color.WHITE], source=source, online=online
+            )
         except (StorageError, DatabaseError) as error:
             self._problem(f"the game was not recorded: {error}")
         finally:

@@ -29,6 +29,7 @@ from reversi_tui.records.database import (
     schema_version,
 )
 from reversi_tui.records.names import local_user, player_name
+from reversi_tui.records.online_facts import OnlineFacts
 from reversi_tui.records.statistics import statistics
 
 STARTED = datetime(2026, 3, 14, 15, 9, 26, 535897, tzinfo=UTC)
@@ -231,7 +232,7 @@ def test_a_new_database_is_ours_at_the_current_version_in_wal_mode(
 ) -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     connection = raw(path)
-    assert connection.execute("PRAGMA user_version").fetchone()[0] == schema_version() == 3
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == schema_version() == 4
     assert connection.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     indexes = {
@@ -484,13 +485,17 @@ def old_database(
     games: list[tuple[GameRecord, str, str, str | None]],
 ) -> None:
     """A records file of schema ``version`` (its own migrations) holding ``games``
-    (record, names, source), written as that version wrote them."""
+    (record, names, source), written as that version wrote them (versions 3 and later
+    with ``_row_of``, which writes the columns every version since 3 has)."""
     with monkeypatch.context() as patch:
         patch.setattr(database, "MIGRATIONS", database.MIGRATIONS[:version])
         RecordsDatabase(path).close()
     connection = raw(path)
     for record, black_name, white_name, source in games:
-        row = old_row(record, black_name, white_name)
+        if version >= 3:
+            row = database._row_of(record, black_name, white_name)
+        else:
+            row = old_row(record, black_name, white_name)
         if version >= 2:
             row["source"] = source
         columns = ", ".join(row)
@@ -526,7 +531,7 @@ OLD_GAMES = [
 ]
 
 
-@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("version", [1, 2, 3])
 def test_an_older_database_keeps_every_game_and_its_players(
     path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -534,15 +539,16 @@ def test_an_older_database_keeps_every_game_and_its_players(
     with RecordsDatabase(path) as upgraded:
         assert upgraded.problems == []
         stored = sorted(upgraded.all(), key=lambda game: game.id)
-        assert [(g.id, g.record, g.black_name, g.white_name) for g in stored] == [
-            (i, record, black, white) for i, (record, black, white, _) in enumerate(OLD_GAMES, 1)
+        assert [(g.id, g.record, g.black_name, g.white_name, g.online) for g in stored] == [
+            (i, record, black, white, None)
+            for i, (record, black, white, _) in enumerate(OLD_GAMES, 1)
         ]
         assert statistics(stored, "ann") == statistics(
             [StoredGame(i, r, b, w) for i, (r, b, w, _) in enumerate(OLD_GAMES, 1)], "ann"
         )
         # The sources a version 2 file holds still keep a game once.
         added = upgraded.add(finished_record(9), "ann", "bob", source="abc:1")
-        assert added == (1 if version == 2 else len(OLD_GAMES) + 1)
+        assert added == (1 if version >= 2 else len(OLD_GAMES) + 1)
         assert upgraded.count() == len(OLD_GAMES) + (version == 1)
     connection = raw(path)
     columns = [row[1] for row in connection.execute("PRAGMA table_info(games)")]
@@ -550,10 +556,10 @@ def test_an_older_database_keeps_every_game_and_its_players(
     indexes = {
         row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
     }
-    assert connection.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == schema_version()
     assert players.fetchone() == ("hard/0.5s/6ply", "expert/2s")
     connection.close()
-    assert {"black_player", "white_player", "source"} <= set(columns)
+    assert {"black_player", "white_player", "source", "rated", "white_rating"} <= set(columns)
     assert not any(column.endswith(OLD_PLAYER_COLUMNS) for column in columns)
     assert {"games_recent", "games_black", "games_white", "games_source"} <= indexes
 
@@ -587,3 +593,122 @@ def test_no_check_names_the_kinds_so_an_engine_is_recorded(db: RecordsDatabase, 
     [schema] = connection.execute("SELECT sql FROM sqlite_master WHERE name = 'games'").fetchone()
     connection.close()
     assert "human" not in schema and "computer" not in schema
+
+
+# Online games' terms and ratings (version 4) --------------------------------------------
+RATED = OnlineFacts(
+    rated=True,
+    control=(5, 3),
+    ratings={Color.BLACK: (1523, 23), Color.WHITE: (1477, -23)},
+    provisional=frozenset({Color.WHITE}),
+)
+
+
+@pytest.mark.parametrize(
+    "online",
+    [
+        pytest.param(RATED, id="rated-timed-provisional"),
+        pytest.param(
+            OnlineFacts(True, None, {Color.BLACK: (1500, 0), Color.WHITE: (1711, -112)}),
+            id="rated-untimed",
+        ),
+        pytest.param(OnlineFacts(True, (3, 2)), id="rated-without-ratings"),
+        pytest.param(OnlineFacts(False, (10, 0)), id="casual-timed"),
+        pytest.param(OnlineFacts(False), id="casual-untimed"),
+        pytest.param(None, id="local"),
+    ],
+)
+def test_an_online_games_facts_read_back(db: RecordsDatabase, online: OnlineFacts | None) -> None:
+    record = finished_record(8, white=HUMAN)
+    game_id = db.add(record, "ann", "bob", source="srv:8", online=online)
+    expected = StoredGame(game_id, record, "ann", "bob", online)
+    assert db.get(game_id) == expected
+    assert db.recent() == [expected] and list(db.all()) == [expected]
+    assert db.games_of("bob") == [expected]
+
+
+def test_the_online_columns_say_what_the_game_was(db: RecordsDatabase, path: Path) -> None:
+    db.add(finished_record(1), "ann", "bob", online=RATED)
+    db.add(finished_record(2), "ann", "bob", online=OnlineFacts(False))
+    db.add(finished_record(3), "ann", "Computer (hard)")
+    connection = raw(path)
+    rows = connection.execute(f"SELECT {database.ONLINE_COLUMNS} FROM games ORDER BY id").fetchall()
+    connection.close()
+    assert rows == [
+        (1, 5, 3, 1523, 23, 0, 1477, -23, 1),
+        (0, None, None, None, None, None, None, None, None),
+        (None,) * 9,
+    ]
+
+
+def test_a_game_seen_again_gains_the_facts_it_lacked_and_keeps_those_it_had(
+    db: RecordsDatabase,
+) -> None:
+    record = finished_record(4, white=HUMAN)
+    first = db.add(record, "ann", "bob", source="srv:4")
+    assert db.get(first).online is None
+    assert db.add(record, "ann", "bob", source="srv:4", online=RATED) == first
+    assert db.get(first).online == RATED
+    other = OnlineFacts(True, (5, 3), {Color.BLACK: (1, 1), Color.WHITE: (2, 2)})
+    assert db.add(record, "ann", "bob", source="srv:4", online=other) == first
+    assert db.add(record, "ann", "bob", source="srv:4") == first
+    assert db.get(first).online == RATED
+    assert db.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"rated": True, "control": (0, 0)}, "not a time control"),
+        ({"rated": True, "control": (5, -1)}, "not a time control"),
+        ({"rated": False, "ratings": RATED.ratings}, "casual game changes no rating"),
+        ({"rated": True, "ratings": {Color.BLACK: (1500, 0)}}, "both players"),
+        ({"rated": True, "provisional": frozenset({Color.BLACK})}, "only a rating given"),
+    ],
+)
+def test_facts_that_cannot_be_are_refused(fields: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        OnlineFacts(**fields)  # type: ignore[arg-type]
+
+
+def test_facts_compare_and_hash_by_value() -> None:
+    same = OnlineFacts(
+        True,
+        (5, 3),
+        {Color.WHITE: (1477, -23), Color.BLACK: (1523, 23)},
+        frozenset({Color.WHITE}),
+    )
+    assert same == RATED and hash(same) == hash(RATED)
+    assert (
+        RATED.rating(Color.WHITE) == (1477, -23) and OnlineFacts(False).rating(Color.BLACK) is None
+    )
+    stored = StoredGame(1, finished_record(1), "ann", "bob", RATED)
+    assert {stored} == {replace(stored, online=same)}
+
+
+@pytest.mark.parametrize(
+    ("change", "kept"),
+    [
+        pytest.param("control_increment = NULL", False, id="half-a-time-control"),
+        pytest.param("control_minutes = 'five'", False, id="minutes-not-a-number"),
+        pytest.param("black_rating = 1523.5", False, id="rating-not-whole"),
+        pytest.param("white_rating = NULL", True, id="half-the-ratings"),
+    ],
+)
+def test_online_columns_no_add_wrote_are_handled(
+    db: RecordsDatabase, change: str, kept: bool
+) -> None:
+    """A row ``add`` could not have written is skipped as damaged, as before; a rating
+    pair missing one side only loses the ratings, not the game."""
+    game_id = db.add(finished_record(1), "ann", "bob", online=RATED)
+    connection = raw(db.path)
+    connection.execute(f"UPDATE games SET {change}")
+    connection.close()
+    games = db.recent()
+    if kept:
+        assert [g.online for g in games] == [replace(RATED, ratings=None, provisional=frozenset())]
+        assert db.problems == []
+    else:
+        assert games == []
+        [problem] = db.problems
+        assert problem.startswith(f"Game {game_id} in the records is damaged and was skipped")

@@ -12,9 +12,11 @@ from reversi_tui.match import Match, MatchSettings, PlayerSpec, play_out
 from reversi_tui.records.autosave import AutosaveStore, SavedGame
 from reversi_tui.records.database import RecordsDatabase
 from reversi_tui.records.keeper import GameKeeper
+from reversi_tui.records.online_facts import OnlineFacts
 from reversi_tui.records.paths import Places
 
 from ..fakes import fake_sources
+from .test_database import finished_record
 
 HUMANS = MatchSettings(PlayerSpec.human(), PlayerSpec.human())
 COMPUTERS = MatchSettings(PlayerSpec.computer("easy"), PlayerSpec.computer("hard"))
@@ -151,6 +153,26 @@ def test_a_finished_game_is_recorded_once_and_leaves_the_autosaves(tmp_path: Pat
         assert len(database.recent(10)) == 1
     finally:
         database.close()
+
+
+def test_an_online_games_facts_go_into_the_records_once(tmp_path: Path) -> None:
+    """``add_record`` hands the names, the source and the facts on: the game is kept
+    once however often it is seen, with its ratings."""
+    places = Places.resolve(tmp_path)
+    keeper = GameKeeper(places)
+    record = finished_record(3, white=PlayerSpec.human())
+    names = {Color.BLACK: "ann", Color.WHITE: "bob"}
+    online = OnlineFacts(True, (3, 2), {Color.BLACK: (1488, -12), Color.WHITE: (1512, 12)})
+    keeper.add_record(record, names, source="srv:7", online=online)
+    keeper.add_record(record, names, source="srv:7", online=online)
+    database = RecordsDatabase(places.database)
+    try:
+        [stored] = database.recent(10)
+    finally:
+        database.close()
+    assert (stored.record, stored.black_name, stored.white_name) == (record, "ann", "bob")
+    assert stored.online == online
+    assert keeper.problems == []
 
 
 def test_saving_off_is_said_once_and_play_goes_on(tmp_path: Path) -> None:
