@@ -26,14 +26,21 @@ from reversi_tui.match import GameRecord, MatchSettings, PlayerSpec
 from reversi_tui.net import protocol
 from reversi_tui.net.client import Client
 from reversi_tui.net.online import OnlineSession
-from reversi_tui.net.protocol import NEW_RATING, ChallengeInfo, GameInfo, PlayerInfo
+from reversi_tui.net.protocol import (
+    NEW_RATING,
+    ChallengeInfo,
+    GameInfo,
+    PlayerInfo,
+    Rating,
+    TimeControl,
+)
 from reversi_tui.net.remote import GameLink
 from reversi_tui.net.trust import Owner
 from reversi_tui.records.autosave import Resumable, SavedGame
 from reversi_tui.records.database import RecordsDatabase
 from reversi_tui.records.names import player_name
 from reversi_tui.tui.app import ReversiApp
-from reversi_tui.tui.screens.challenge import ChallengedScreen
+from reversi_tui.tui.screens.challenge import ChallengeChoice, ChallengedScreen, ChallengeScreen
 from reversi_tui.tui.screens.lobby import LobbyScreen
 from reversi_tui.tui.screens.online_game import OnlineGameScreen
 from reversi_tui.tui.screens.resume import ResumeScreen
@@ -184,20 +191,50 @@ def _online_session() -> OnlineSession:
     client.owner = Owner(990, "reversi")
     session = OnlineSession(client)
     session.status = "Connected as ann to the server of reversi at /run/reversi/reversi.sock."
+
+    def rating(value: int, deviation: int) -> Rating:
+        return Rating(rating=value, deviation=deviation, provisional=deviation >= 110)
+
     session.picture.players = [
-        PlayerInfo(user="ann", waiting=False, playing=True, status="online", rating=NEW_RATING),
-        PlayerInfo(user="bob", waiting=True, playing=False, status="lobby", rating=NEW_RATING),
-        PlayerInfo(user="carol", waiting=False, playing=True, status="online", rating=NEW_RATING),
+        PlayerInfo(
+            user="ann", waiting=False, playing=True, status="lobby", rating=rating(1587, 74)
+        ),
+        PlayerInfo(
+            user="bob", waiting=True, playing=False, status="lobby", rating=rating(1502, 91)
+        ),
+        PlayerInfo(
+            user="carol", waiting=False, playing=True, status="online", rating=rating(1711, 65)
+        ),
         PlayerInfo(user="dave", waiting=False, playing=True, status="online", rating=NEW_RATING),
-        PlayerInfo(user="erin", waiting=False, playing=False, status="lobby", rating=NEW_RATING),
+        PlayerInfo(
+            user="erin", waiting=False, playing=False, status="local", rating=rating(1449, 130)
+        ),
     ]
+    five = TimeControl(minutes=5, increment=3)
     session.picture.games = [
-        GameInfo(game=3, black="carol", white="dave", ply=23, spectators=2),
-        GameInfo(game=5, black="ann", white="frank", ply=10, spectators=0),
+        GameInfo(
+            game=3,
+            black="carol",
+            white="dave",
+            ply=23,
+            spectators=2,
+            clock=five,
+            rated=True,
+            turn="white",
+        ),
+        GameInfo(game=5, black="ann", white="frank", ply=10, spectators=0, turn="black"),
     ]
     session.picture.challenges = {
-        7: ChallengeInfo(challenge=7, from_="erin", to="ann", color="random"),
-        8: ChallengeInfo(challenge=8, from_="ann", to="bob", color="black"),
+        7: ChallengeInfo(
+            challenge=7, from_="erin", to="ann", color="random", clock=five, rated=True
+        ),
+        8: ChallengeInfo(
+            challenge=8,
+            from_="ann",
+            to="bob",
+            color="black",
+            clock=TimeControl(minutes=10, increment=5),
+        ),
     }
     return session
 
@@ -207,13 +244,23 @@ async def _lobby(pilot: AppPilot) -> None:
     app = pilot.app
     assert isinstance(app, ReversiApp)
     screen = app.game_screen
-    await pilot.app.push_screen(LobbyScreen(_online_session(), screen.advisor, screen.glyphs))
+    session = _online_session()
+    lobby = LobbyScreen(session, screen.advisor, screen.glyphs)
+    lobby.mark_asked(session.picture.challenges)  # the shot shows the lobby, not a dialog
+    await pilot.app.push_screen(lobby)
     await pilot.pause()
 
 
 async def _challenged(pilot: AppPilot) -> None:
     await _lobby(pilot)
-    await pilot.app.push_screen(ChallengedScreen("bob", "white"))
+    await pilot.app.push_screen(ChallengedScreen("bob", "white", control=(5, 3), rated=True))
+    await pilot.pause()
+
+
+async def _challenging(pilot: AppPilot) -> None:
+    await _lobby(pilot)
+    choice = ChallengeChoice("black", (10, 5), rated=True)
+    await pilot.app.push_screen(ChallengeScreen("bob", choice))
     await pilot.pause()
 
 
@@ -257,6 +304,7 @@ SCENES: tuple[Scene, ...] = (
     Scene("statistics", _vs_computer, _statistics),
     Scene("lobby", _vs_computer, _lobby),
     Scene("challenge", _vs_computer, _challenged),
+    Scene("challenging", _vs_computer, _challenging),
     Scene("online-game", _vs_computer, _online_game),
 )
 

@@ -114,6 +114,8 @@ class OnlineSession:
         self._resumes: dict[int, str] = {}
         #: Where the user is, as last told to the server (a session starts in the lobby).
         self.activity: ActivityStatus = "lobby"
+        #: The origin of the game last shown (the lobby goes back into it after a welcome).
+        self.last_shown: str | None = None
         if client.vet is None:
             client.vet = self._vet
 

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from reversi_tui.net.online import OnlineSession
     from reversi_tui.net.protocol import State
     from reversi_tui.net.trust import Owner
+    from reversi_tui.tui.online_alerts import OnlineAlerts
 
 
 class ReversiApp(App[int]):
@@ -122,6 +123,8 @@ class ReversiApp(App[int]):
         #: ``reversi online``: open the lobby at start, on this socket (None: find one).
         self.online_on_mount: tuple[str | None] | None = None
         self.online: OnlineSession | None = None
+        #: Challenges and turns told on any screen, once online.
+        self.alerts: OnlineAlerts | None = None
         self.game_screen = GameScreen(
             settings,
             make_source,
@@ -172,6 +175,7 @@ class ReversiApp(App[int]):
     def open_online(self, socket: str | None = None, *, quit_on_leave: bool = False) -> None:
         """The lobby; the first time, connect (finding or starting the server)."""
         from reversi_tui.net.online import OnlineSession
+        from reversi_tui.tui.online_alerts import OnlineAlerts
         from reversi_tui.tui.screens.lobby import LobbyScreen
 
         if any(isinstance(screen, LobbyScreen) for screen in self.screen_stack):
@@ -186,6 +190,9 @@ class ReversiApp(App[int]):
                 recorder=self._record_online,
             )
             self.run_worker(self._stay_connected(session), group="online", exit_on_error=False)
+            memory = self.memory
+            self.alerts = OnlineAlerts(self, session, bell=lambda: memory.stored.bell)
+            self.alerts.start()
 
         def left(_: object) -> None:
             if quit_on_leave:
@@ -193,6 +200,8 @@ class ReversiApp(App[int]):
 
         screen = self.game_screen
         lobby = LobbyScreen(session, screen.advisor, screen.glyphs, reconnect=self.reconnect_online)
+        lobby.bell = self.memory.stored.bell
+        lobby.remember_bell = lambda on: self.memory.remember(bell=on)
         self.push_screen(lobby, left)
 
     async def _stay_connected(self, session: OnlineSession) -> None:
@@ -300,6 +309,8 @@ class ReversiApp(App[int]):
         exiting = getattr(self, "_exit", False)
         if isinstance(event, events.Key) and (not self.screen_stack or exiting):
             return
+        if self.alerts is not None and isinstance(event, (events.Key, events.MouseDown)):
+            self.alerts.touched()
         await super().on_event(event)
 
     def get_default_screen(self) -> GameScreen:

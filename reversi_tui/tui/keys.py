@@ -303,19 +303,78 @@ LOCAL_ONLY_KEYS: tuple[KeyAction, ...] = tuple(
 
 # The lobby -------------------------------------------------------------------------
 #: Over the tables' own Enter, so the footer shows it (the tables would hide it).
-CHOOSE = KeyAction("choose", "enter", "Challenge/Watch", key_display="Enter", priority=True)
-TOGGLE_WAITING = KeyAction("toggle_waiting", "t", "Want a game")
-DECLINE = KeyAction("decline", "d", "Decline", show=False)
-CANCEL_CHALLENGES = KeyAction("cancel_challenges", "x", "Cancel challenges", show=False)
-REFRESH = KeyAction("refresh", "r", "Refresh")
-LEAVE_LOBBY = KeyAction("leave", "q,escape", "Leave")
+CHOOSE = KeyAction(
+    "choose",
+    "enter",
+    "Challenge/Watch",
+    key_display="Enter",
+    priority=True,
+    help_keys="Enter",
+    help="on a player: challenge them; on a game: open yours, watch another; "
+    "on a challenge to you: answer it",
+)
+NEXT_TABLE = KeyAction(
+    help_keys="Tab, Shift+Tab", help="move between players, games and challenges"
+)
+ROWS = KeyAction(help_keys="Up, Down", help="choose a row in the table with the focus")
+TOGGLE_WAITING = KeyAction(
+    "toggle_waiting", "t", "Want a game", help_keys="t", help="tell everyone you want a game"
+)
+DECLINE = KeyAction(
+    "decline", "d", "Decline", show=False, help_keys="d", help="decline the challenge to you"
+)
+CANCEL_CHALLENGES = KeyAction(
+    "cancel_challenges",
+    "x",
+    "Cancel challenges",
+    show=False,
+    help_keys="x",
+    help="cancel the challenges you sent",
+)
+TOGGLE_BELL = KeyAction(
+    "toggle_bell",
+    "b",
+    "Bell",
+    show=False,
+    help_keys="b",
+    help="ring the terminal's bell on your move in a game not shown (on/off)",
+)
+REFRESH = KeyAction(
+    "refresh",
+    "r",
+    "Refresh",
+    show=False,
+    help_keys="r",
+    help="ask the server again (after a refusal: ask about its owner again)",
+)
+LOBBY_HELP_KEY = KeyAction(
+    "help", "question_mark", "Help", key_display="?", help_keys="?", help="this help"
+)
+LEAVE_LOBBY = KeyAction(
+    "leave", "q,escape", "Leave", help_keys="q, Esc", help="leave the lobby (games go on)"
+)
 
 LOBBY_KEYS: tuple[KeyAction, ...] = (
     CHOOSE,
     TOGGLE_WAITING,
     DECLINE,
     CANCEL_CHALLENGES,
+    TOGGLE_BELL,
     REFRESH,
+    LOBBY_HELP_KEY,
+    LEAVE_LOBBY,
+)
+#: The lobby help's rows, in its order.
+LOBBY_HELP: tuple[KeyAction, ...] = (
+    CHOOSE,
+    NEXT_TABLE,
+    ROWS,
+    DECLINE,
+    CANCEL_CHALLENGES,
+    TOGGLE_WAITING,
+    TOGGLE_BELL,
+    REFRESH,
+    LOBBY_HELP_KEY,
     LEAVE_LOBBY,
 )
 

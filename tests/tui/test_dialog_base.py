@@ -95,7 +95,7 @@ async def test_the_shared_look_reaches_every_dialog_and_each_keeps_its_own() -> 
     expected = {  # dialog: (width, horizontal alignment)
         Question(): (50, "center"),
         ConfirmScreen("Quit?", "Really?"): (50, "center"),
-        ChallengedScreen("ann", "black"): (56, "center"),
+        ChallengedScreen("ann", "black"): (60, "center"),
         GameOverScreen(result): (43, "right"),
     }
     app = Host()

@@ -22,7 +22,7 @@ from reversi_tui.records.database import RecordsDatabase
 from reversi_tui.records.keeper import GameKeeper
 from reversi_tui.records.paths import Places
 from reversi_tui.tui.app import ReversiApp
-from reversi_tui.tui.screens.challenge import ChallengedScreen, ColourScreen
+from reversi_tui.tui.screens.challenge import ChallengedScreen, ChallengeScreen
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game_over import GameOverScreen
 from reversi_tui.tui.screens.lobby import LobbyScreen
@@ -171,10 +171,11 @@ async def test_challenging_from_the_lobby(server: tuple[Server, str]) -> None:
         lobby, bob = await lobby_with_bob(app, pilot, path)
         lobby.query_one("#players", DataTable).move_cursor(row=1)  # bob
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, ColourScreen), LIMIT)
-        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengeScreen), LIMIT)
+        await pilot.press("w", "2", "g", "enter")
         challenged = await bob.expect("challenged")
         assert challenged["from"] == "ann" and challenged["color"] == "white"
+        assert challenged["clock"] == {"minutes": 5, "increment": 3} and challenged["rated"]
         bob.send(type="decline", challenge=challenged["challenge"])
         await wait_until(pilot, lambda: "declined" in lobby.session.status, LIMIT)
         assert lobby.session.status == "bob declined your challenge."  # a name, not a number
