@@ -62,8 +62,8 @@ class ChallengeScreen(Dialog[ChallengeChoice | None]):
     DEFAULT_CSS = """
     ChallengeScreen > .dialog { width: 64; }
     ChallengeScreen .choice-row { height: auto; width: 1fr; }
-    ChallengeScreen .choice-label { width: 8; padding-top: 0; color: $text-muted; }
-    ChallengeScreen .choice-row Button { margin: 0 1 0 0; min-width: 6; }
+    ChallengeScreen .choice-label { width: 16; color: $text-muted; }
+    ChallengeScreen .choice-row Button { margin: 0 2 0 0; min-width: 5; }
     ChallengeScreen .buttons { margin-top: 1; }
     """
     AUTO_FOCUS = "#send"
@@ -95,22 +95,19 @@ class ChallengeScreen(Dialog[ChallengeChoice | None]):
             yield Static(f"Challenge {self.opponent}", classes="dialog-title", markup=False)
             yield Static(id="terms", classes="dialog-text", markup=False)
             with Horizontal(classes="choice-row"):
-                yield Static("Colour", classes="choice-label")
+                yield Static("Colour (b w r)", classes="choice-label")
                 for colour in ("black", "white", "random"):
-                    yield Button(
-                        f"{colour.title()} ({colour[0]})", id=f"colour-{colour}", compact=True
-                    )
+                    yield Button(colour.title(), id=f"colour-{colour}", compact=True)
             with Horizontal(classes="choice-row"):
-                yield Static("Clock", classes="choice-label")
-                yield Button("None (0)", id="control-0", compact=True)
+                yield Static("Clock (0-4)", classes="choice-label")
+                yield Button("None", id="control-0", compact=True)
                 for number, (minutes, increment) in enumerate(STANDARD, 1):
-                    label = f"{control_text(minutes, increment)} ({number})"
+                    label = control_text(minutes, increment)
                     yield Button(label, id=f"control-{number}", compact=True)
             with Horizontal(classes="choice-row"):
-                yield Static("Game", classes="choice-label")
+                yield Static("Game (g)", classes="choice-label")
                 yield Button("Casual", id="rated-no", compact=True)
                 yield Button("Rated", id="rated-yes", compact=True)
-                yield Static(" (g switches)", classes="choice-label")
             with Horizontal(classes="buttons"):
                 yield Button("Challenge (Enter)", id="send", variant="primary")
                 yield Button("Cancel (Esc)", id="cancel")
