@@ -14,6 +14,14 @@ the players' clients keep their own copies: when a server does not hold a game
 ``resume``, and the game is re-created only when both players' copies agree, never
 on one player's word.
 
+Timed games keep their clocks here, on the injected monotonic ``clock``: a move is
+charged when it arrives (what the client says it thought, within ``LAG_ALLOWANCE`` of
+the server's measure) and the clocks change when it is committed; ``tick`` ends the
+games whose flag fell and ``next_deadline`` says when to call it next. Rated games
+update Glicko-2 ratings (``glicko``), recomputed from the stored games on start.
+Sessions say where their user is (``activity``); ``flush_lobby`` pushes the lobby,
+once per batch of changes, to the sessions in the lobby.
+
 The hub logs through ``logging`` (the logger ``reversi_tui.net.hub``), one line per
 event: sessions and games at info, refusals and set-aside games at warning, and
 what the store could not record at error.
@@ -22,28 +30,49 @@ what the store could not record at error.
 from __future__ import annotations
 
 import logging
+import math
 import random
 import time
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Protocol
 
+import msgspec
+
 from reversi_tui.engine import Color, Game, IllegalMoveError, parse_square, square_name
 from reversi_tui.engine.notation import NotationError
 from reversi_tui.match.record import Result, Termination
 from reversi_tui.net import protocol
+from reversi_tui.net.glicko import Glicko, rate_game
 from reversi_tui.net.protocol import (
+    ActivityStatus,
     ChallengeInfo,
     ClientMessage,
     ErrorCode,
     RequestId,
     State,
+    TimeControl,
     side_name,
 )
-from reversi_tui.net.store import ServerGame, StaleMove, Store, StoredChallenge, StoreError
+from reversi_tui.net.store import (
+    MoveRow,
+    ServerGame,
+    StaleMove,
+    Store,
+    StoredChallenge,
+    StoreError,
+)
 
 logger = logging.getLogger(__name__)
+
+#: How present each activity is: a user's status is their most present session's.
+_PRESENCE: dict[str, int] = {"online": 3, "lobby": 2, "local": 1, "away": 0}
+#: Finished games whose chat is kept (in memory), the most recent first out last.
+FINISHED_CHATS = 500
+#: Black's score in a game by its winner (None: a draw).
+_BLACK_SCORE: dict[str | None, float] = {"black": 1.0, "white": 0.0, None: 0.5}
 
 
 class Peer(Protocol):
@@ -59,7 +88,7 @@ class Peer(Protocol):
 
 @dataclass(eq=False)
 class LiveGame:
-    """A game the server holds: the engine's game and who follows it."""
+    """A game the server holds: the engine's game, its clocks and who follows it."""
 
     id: int
     black: str
@@ -68,34 +97,56 @@ class LiveGame:
     origin: str
     #: When the game began (ISO 8601, UTC).
     started: str
-    resigned: Color | None = None
+    #: How it ended before the board did (resigned, out of time, abandoned), or None.
+    ended: Result | None = None
     watchers: set[Peer] = field(default_factory=set)
-    #: A checked move waiting for the next group commit: (peer, re, ply, square).
-    pending: tuple[Peer, RequestId | None, int, int] | None = None
+    #: A checked move waiting for the next group commit: (peer, re, ply, square, the
+    #: mover's time left after it in ms or None).
+    pending: tuple[Peer, RequestId | None, int, int, int | None] | None = None
+    #: The time control (None: untimed).
+    control: TimeControl | None = None
+    rated: bool = False
+    #: Each side's time left (ms) when the current turn began: [black, white].
+    left: list[int] = field(default_factory=lambda: [0, 0])
+    #: When the current turn began, on the hub's clock (seconds).
+    turn_began: float = 0.0
+    #: Each player's rating difference, once a rated game has ended.
+    rating_change: dict[str, int] | None = None
 
     @classmethod
-    def of(cls, stored: ServerGame, game: Game) -> LiveGame:
-        resigned = None if stored.resigned is None else _colour(stored.resigned)
-        return cls(
+    def of(cls, stored: ServerGame, game: Game, now: float) -> LiveGame:
+        """The game as stored; a timed one's clocks as its moves left them, the side to
+        move's running from ``now``."""
+        live = cls(
             stored.id,
             stored.black,
             stored.white,
             game,
             stored.origin,
             stored.created.astimezone(UTC).isoformat(),
-            resigned,
+            _ended(stored, game),
+            rated=stored.rated,
+            turn_began=now,
         )
+        if stored.clock is not None:
+            minutes, increment = stored.clock
+            live.control = TimeControl(minutes=minutes, increment=increment)
+            live.left = [minutes * 60_000, minutes * 60_000]
+            for colour, left_ms in zip(_movers(game), stored.left_ms, strict=False):
+                if left_ms is not None:
+                    live.left[colour] = left_ms
+            if stored.end_reason == "time" and stored.winner is not None:
+                live.left[_colour(stored.winner).opponent] = 0
+        return live
 
     @property
     def over(self) -> bool:
-        return self.resigned is not None or self.game.is_over
+        return self.ended is not None or self.game.is_over
 
     @property
     def forfeit(self) -> Result | None:
-        """The result when a player resigned (None otherwise: the board decides)."""
-        if self.resigned is None:
-            return None
-        return Result.forfeit(self.resigned, Termination.RESIGNATION, self.game.position.outcome())
+        """The result when the game ended before the board did (None otherwise)."""
+        return self.ended
 
     @property
     def ply(self) -> int:
@@ -108,6 +159,49 @@ class LiveGame:
         if user == self.white:
             return Color.WHITE
         return None
+
+    def name(self, colour: Color) -> str:
+        return self.black if colour is Color.BLACK else self.white
+
+    def opponent(self, colour: Color) -> str:
+        return self.name(colour.opponent)
+
+    @property
+    def deadline(self) -> float | None:
+        """When the side to move's flag falls (None: untimed or over)."""
+        if self.control is None or self.over:
+            return None
+        return self.turn_began + self.left[self.game.turn] / 1000
+
+    def left_at(self, colour: Color, now: float) -> int:
+        """``colour``'s time left at ``now``, in ms (never below 0)."""
+        left = self.left[colour]
+        if not self.over and self.game.turn is colour:
+            left -= round((now - self.turn_began) * 1000)
+        return max(0, left)
+
+    def charge(self, now: float, think_ms: int | None) -> int:
+        """The mover's time left after a move made at ``now``, increment included: the
+        time since the turn began, less what the client's ``think_ms`` says was the
+        wire's, at most ``LAG_ALLOWANCE`` of it."""
+        assert self.control is not None
+        elapsed = max(0, round((now - self.turn_began) * 1000))
+        charged = elapsed
+        if think_ms is not None:
+            lag = round(protocol.LAG_ALLOWANCE * 1000)
+            charged = max(elapsed - lag, min(elapsed, think_ms))
+        return self.left[self.game.turn] - charged + self.control.increment * 1000
+
+    def clock_at(self, now: float) -> protocol.Clock | None:
+        if self.control is None:
+            return None
+        return protocol.Clock(
+            black_ms=self.left_at(Color.BLACK, now),
+            white_ms=self.left_at(Color.WHITE, now),
+            running=None if self.over else side_name(self.game.turn),
+            minutes=self.control.minutes,
+            increment=self.control.increment,
+        )
 
 
 @dataclass(frozen=True)
@@ -134,7 +228,8 @@ class Hub:
     ) -> None:
         """``defer`` runs a callable soon (the event loop's ``call_soon``): moves checked
         meanwhile are committed together. None commits each move at once. ``clock``
-        times the challenges' expiry."""
+        (monotonic seconds) times the challenges' expiry, the clocks of timed games and
+        how long players have been gone."""
         self.store = store
         self.server_id = store.server_id
         self.defer = defer
@@ -153,6 +248,25 @@ class Hub:
         self.claims: dict[tuple[str, str, str], dict[str, Claim]] = {}
         #: Games whose moves do not replay, by origin: kept, out of play.
         self.set_aside: dict[str, ServerGame] = {g.origin: g for g in store.set_aside_games()}
+        #: Where each session is (``activity``), and the lobby line each was sent last.
+        self.activity: dict[Peer, ActivityStatus] = {}
+        self._lobby_sent: dict[Peer, bytes] = {}
+        self._lobby_dirty = False
+        #: When each user's last session left, on ``clock``; users not seen since the
+        #: hub started count as gone since then.
+        self._born = clock()
+        self._gone: dict[str, float] = {}
+        #: The last ``CHAT_HISTORY`` lines of each game's chat (in memory only); those of
+        #: finished games are kept for the ``FINISHED_CHATS`` most recent.
+        self.chats: dict[int, deque[protocol.ChatLine]] = {}
+        self._finished_chats: OrderedDict[int, None] = OrderedDict()
+        #: Glicko-2 ratings by user, and each rated game's rating changes, recomputed
+        #: from the stored rated games in the order they ended.
+        self.ratings: dict[str, Glicko] = {}
+        self.rating_changes: dict[int, dict[str, int]] = {}
+        for rated in store.rated_games():
+            score = _BLACK_SCORE[rated.winner]
+            self._apply_ratings(rated.id, self._new_ratings(rated.black, rated.white, score))
         for challenge in store.pending_challenges():
             # Their challengers left with the last server: a challenge lives with its sender.
             store.close_challenge(challenge.id)
@@ -162,7 +276,7 @@ class Hub:
             except IllegalMoveError as error:
                 self._set_aside(stored, f"its moves do not replay ({error})")
                 continue
-            self.games[stored.id] = LiveGame.of(stored, game)
+            self.games[stored.id] = LiveGame.of(stored, game, self._born)
 
     def _set_aside(self, stored: ServerGame, reason: str) -> None:
         self.set_aside[stored.origin] = replace(stored, set_aside=reason)
@@ -185,8 +299,11 @@ class Hub:
         """A session said hello: welcome it, and tell everyone if its user just came."""
         self._expire()
         first = not self.online(peer.user)
+        before = self._status(peer.user)
         self.peers.setdefault(peer.user, []).append(peer)
         user = peer.user
+        self.activity[peer] = "lobby"
+        self._gone.pop(user, None)
         mine = [g for g in self.games.values() if g.player(user) is not None and not g.over]
         challenges = [
             _challenge_info(c) for c in self.challenges.values() if user in (c.challenger, c.target)
@@ -208,8 +325,12 @@ class Hub:
             re=re,
         )
         peer.send_line(protocol.encode(welcome))
+        for live in mine:
+            self._send_history(peer, live)
+        self._lobby_dirty = True
         if first:
             logger.info(f"{user} is online")
+        if first or self._status(user) != before:
             self._presence(user)
 
     def leave(self, peer: Peer) -> None:
@@ -217,12 +338,19 @@ class Hub:
         sessions = self.peers.get(peer.user)
         if sessions is None or peer not in sessions:
             return
+        before = self._status(peer.user)
         sessions.remove(peer)
+        self.activity.pop(peer, None)
+        self._lobby_sent.pop(peer, None)
+        self._lobby_dirty = True
         for game in self.games.values():
             game.watchers.discard(peer)
+        if sessions and self._status(peer.user) != before:
+            self._presence(peer.user)
         if not sessions:
             user = peer.user
             del self.peers[user]
+            self._gone[user] = self.clock()
             self.waiting.discard(user)
             logger.info(f"{user} is offline")
             for challenge in list(self.challenges.values()):
@@ -243,13 +371,22 @@ class Hub:
             case protocol.Ping():
                 self._reply(peer, protocol.Pong(re=re))
             case protocol.LobbyRequest():
-                self._reply(peer, self.lobby(re))
+                lobby = self.lobby()
+                self._lobby_sent[peer] = protocol.encode(lobby)
+                self._reply(peer, msgspec.structs.replace(lobby, re=re))
             case protocol.Wait(on=on):
                 if on:
                     self.waiting.add(peer.user)
                 else:
                     self.waiting.discard(peer.user)
+                self._lobby_dirty = True
                 self._presence(peer.user)
+            case protocol.Activity(status=status):
+                self._activity(peer, status)
+            case protocol.ClaimRequest():
+                self._claim(peer, message)
+            case protocol.Rematch():
+                self._rematch(peer, message)
             case protocol.Challenge():
                 self._challenge(peer, message)
             case protocol.Accept() | protocol.Decline() | protocol.Cancel():
@@ -275,8 +412,8 @@ class Hub:
                 user=u,
                 waiting=u in self.waiting,
                 playing=u in playing,
-                status="lobby",
-                rating=protocol.NEW_RATING,
+                status=self._status(u) or "away",
+                rating=self.rating(u),
             )
             for u in sorted(self.peers)
         ]
@@ -287,15 +424,106 @@ class Hub:
                 white=g.white,
                 ply=g.ply,
                 spectators=len(g.watchers),
+                clock=g.control,
+                rated=g.rated,
                 turn=side_name(g.game.turn),
             )
             for g in sorted(active, key=lambda g: g.id)
         ]
         return protocol.LobbyReply(players=players, games=games, re=re)
 
+    def flush_lobby(self) -> None:
+        """Push the lobby to every session in the lobby if it changed since the last
+        flush, skipping a session whose last lobby was the same: the server calls this
+        after each batch of messages (and timers), so changes are coalesced."""
+        if not self._lobby_dirty:
+            return
+        self._lobby_dirty = False
+        targets = [p for p, status in self.activity.items() if status == "lobby"]
+        if not targets:
+            return
+        line = protocol.encode(self.lobby())
+        for peer in targets:
+            if self._lobby_sent.get(peer) != line:
+                self._lobby_sent[peer] = line
+                peer.send_line(line)
+
+    # Activity and presence ----------------------------------------------------------
+    def _status(self, user: str) -> ActivityStatus | None:
+        """The most present activity of ``user``'s sessions (None: offline)."""
+        statuses: list[ActivityStatus] = [
+            self.activity.get(p, "lobby") for p in self.sessions(user)
+        ]
+        if not statuses:
+            return None
+        return max(statuses, key=_presence)
+
+    def _activity(self, peer: Peer, status: ActivityStatus) -> None:
+        before = self._status(peer.user)
+        if self.activity.get(peer) == status:
+            return
+        self.activity[peer] = status
+        self._lobby_dirty = True
+        if self._status(peer.user) != before:
+            self._presence(peer.user)
+
+    def gone_for(self, user: str) -> float | None:
+        """Seconds since ``user``'s last session left (None: online)."""
+        if self.online(user):
+            return None
+        return self.clock() - self._gone.get(user, self._born)
+
+    # Ratings ------------------------------------------------------------------------
+    def rating(self, user: str) -> protocol.Rating:
+        """``user``'s rating on this server, as the protocol sends it."""
+        glicko = self.ratings.get(user)
+        if glicko is None:
+            return protocol.NEW_RATING
+        return protocol.Rating(
+            rating=round(glicko.rating),
+            deviation=round(glicko.deviation),
+            provisional=glicko.deviation >= protocol.PROVISIONAL_DEVIATION,
+        )
+
+    def _new_ratings(self, black: str, white: str, black_score: float) -> dict[str, Glicko]:
+        """Both players' ratings after one rated game (nothing changes yet)."""
+        after = rate_game(
+            self.ratings.get(black, Glicko()), self.ratings.get(white, Glicko()), black_score
+        )
+        return {black: after[0], white: after[1]}
+
+    def _apply_ratings(self, game_id: int, after: dict[str, Glicko]) -> None:
+        """Take the ratings after a rated game, noting each player's change."""
+        before = {user: self.rating(user) for user in after}
+        self.ratings.update(after)
+        self.rating_changes[game_id] = {
+            user: self.rating(user).rating - before[user].rating for user in after
+        }
+
     # Challenges ---------------------------------------------------------------------
     def _challenge(self, peer: Peer, message: protocol.Challenge) -> None:
-        user, target, re = peer.user, message.to, message.id
+        self._offer(
+            peer,
+            message.to,
+            message.color,
+            message.id,
+            control=message.clock,
+            rated=message.rated,
+        )
+
+    def _offer(
+        self,
+        peer: Peer,
+        target: str,
+        color: protocol.ChallengeColor,
+        re: RequestId | None,
+        *,
+        control: TimeControl | None,
+        rated: bool,
+        rematch: int | None = None,
+    ) -> None:
+        """A challenge from ``peer`` to ``target``, once the limits allow it."""
+        user = peer.user
         if target == user:
             self._error(peer, ErrorCode.CANNOT_CHALLENGE_SELF, "you cannot challenge yourself", re)
             return
@@ -325,21 +553,37 @@ class Hub:
                 re,
             )
             return
+        clock = None if control is None else (control.minutes, control.increment)
         try:
-            challenge = self.store.create_challenge(user, target, message.color)
+            challenge = self.store.create_challenge(
+                user, target, color, clock=clock, rated=rated, rematch=rematch
+            )
         except StoreError as error:
             self._failed(peer, error, re)
             return
         self.challenges[challenge.id] = challenge
         self._made[challenge.id] = self.clock()
-        logger.info(f"{user} challenges {target} (challenge {challenge.id})")
-        sent = protocol.ChallengeSent(challenge=challenge.id, to=target, color=message.color)
-        self._reply(
-            peer,
-            protocol.ChallengeSent(challenge=challenge.id, to=target, color=message.color, re=re),
+        what = "" if rematch is None else f", a rematch of game {rematch}"
+        logger.info(f"{user} challenges {target} (challenge {challenge.id}{what})")
+        info = _challenge_info(challenge)
+        sent = protocol.ChallengeSent(
+            challenge=info.challenge,
+            to=target,
+            color=info.color,
+            clock=info.clock,
+            rated=info.rated,
+            rematch=info.rematch,
         )
+        self._reply(peer, msgspec.structs.replace(sent, re=re))
         self._send((p for p in self.sessions(user) if p is not peer), protocol.encode(sent))
-        challenged = protocol.Challenged(challenge=challenge.id, from_=user, color=message.color)
+        challenged = protocol.Challenged(
+            challenge=info.challenge,
+            from_=user,
+            color=info.color,
+            clock=info.clock,
+            rated=info.rated,
+            rematch=info.rematch,
+        )
         self._send(self.sessions(target), protocol.encode(challenged))
 
     def _answer(
@@ -419,14 +663,21 @@ class Hub:
             else (challenge.target, challenge.challenger)
         )
         try:
-            stored = self.store.create_game(black, white, challenge_id=challenge.id)
+            stored = self.store.create_game(
+                black,
+                white,
+                challenge_id=challenge.id,
+                clock=challenge.clock,
+                rated=challenge.rated,
+            )
         except StoreError as error:
             self._failed(peer, error, re)
             return
         del self.challenges[challenge.id]
         self._made.pop(challenge.id, None)
-        live = LiveGame.of(stored, Game())
+        live = LiveGame.of(stored, Game(), self.clock())
         self.games[live.id] = live
+        self._lobby_dirty = True
         logger.info(f"game {live.id}: {black} (black) against {white} (white)")
         self._broadcast(live, re_for=(peer, re))
 
@@ -454,6 +705,7 @@ class Hub:
         if colour is None:
             self._error(peer, ErrorCode.NOT_A_PLAYER, f"you do not play in game {live.id}", re)
             return None
+        self._flag(live)
         if live.over:
             self._error(peer, ErrorCode.GAME_OVER, f"game {live.id} is over", re)
             return None
@@ -491,7 +743,8 @@ class Hub:
             why = "is taken" if position.color_at(square) is not None else "flips nothing"
             self._error(peer, ErrorCode.ILLEGAL_MOVE, f"{message.square} {why}", re)
             return
-        live.pending = (peer, re, ply, square)
+        left = None if live.control is None else live.charge(self.clock(), message.think_ms)
+        live.pending = (peer, re, ply, square, left)
         self._batch.append(live)
         if self.defer is None:
             self.commit_moves()
@@ -505,7 +758,9 @@ class Hub:
         cannot cost the others; a move that cannot be committed is refused.
         """
         batch, self._batch = self._batch, []
-        moves = [(g.id, g.pending[2], g.pending[3]) for g in batch if g.pending is not None]
+        moves: list[MoveRow] = [
+            (g.id, g.pending[2], g.pending[3], g.pending[4]) for g in batch if g.pending is not None
+        ]
         try:
             self.store.append_moves(moves)
             committed = batch
@@ -513,9 +768,9 @@ class Hub:
             committed = []
             for live in batch:
                 assert live.pending is not None
-                peer, re, ply, square = live.pending
+                peer, re, ply, square, left = live.pending
                 try:
-                    self.store.append_move(live.id, ply, square)
+                    self.store.append_move(live.id, ply, square, left)
                     committed.append(live)
                 except StaleMove:
                     live.pending = None
@@ -523,11 +778,16 @@ class Hub:
                 except StoreError as error:
                     live.pending = None
                     self._failed(peer, error, re)
+        now = self.clock()
         for live in committed:
             assert live.pending is not None
-            peer, re, _, square = live.pending
+            peer, re, _, square, left = live.pending
             live.pending = None
+            if left is not None:
+                live.left[live.game.turn] = left
+            live.turn_began = now
             live.game.play(square)
+            self._lobby_dirty = True
             logger.info(f"game {live.id}: {peer.user} plays {square_name(square)}")
             if live.game.is_over:
                 self._finish(live)
@@ -539,22 +799,155 @@ class Hub:
         if found is None:
             return
         live, colour = found
+        result = Result.forfeit(colour, Termination.RESIGNATION, live.game.position.outcome())
+        self._end(live, result, f"{peer.user} resigns", re_for=(peer, re))
+
+    def _end(
+        self, live: LiveGame, result: Result, what: str, *, re_for: tuple[Peer, RequestId | None]
+    ) -> None:
+        """End ``live`` as a player asked (``what`` they did, for the log), and tell its
+        audience; a store that fails answers ``server_error`` and changes nothing."""
         try:
-            self.store.finish_game(live.id, resigned=side_name(colour))
+            self._conclude(live, result)
         except StoreError as error:
-            self._failed(peer, error, re)
+            self._failed(re_for[0], error, re_for[1])
             return
-        live.resigned = colour
-        logger.info(f"game {live.id}: {peer.user} resigns")
-        self._broadcast(live, re_for=(peer, re))
+        logger.info(f"game {live.id}: {what}")
+        self._broadcast(live, re_for=re_for)
+
+    def _claim(self, peer: Peer, message: protocol.ClaimRequest) -> None:
+        """The win or a draw, claimed when the opponent has been gone long enough."""
+        re = message.id
+        found = self._players_game(peer, message.game, re)
+        if found is None:
+            return
+        live, colour = found
+        other = live.opponent(colour)
+        gone = self.gone_for(other)
+        if gone is None:
+            self._error(peer, ErrorCode.CLAIM_TOO_EARLY, f"{other} is online", re)
+            return
+        if gone < protocol.ABANDON_GRACE:
+            wait = math.ceil(protocol.ABANDON_GRACE - gone)
+            text = f"{other} left {gone:.0f} s ago: you may claim in {wait} s"
+            self._error(peer, ErrorCode.CLAIM_TOO_EARLY, text, re)
+            return
+        discs = live.game.position.outcome()
+        result = (
+            Result.abandoned_draw(discs)
+            if message.outcome == "draw"
+            else Result.forfeit(colour.opponent, Termination.DISCONNECTION, discs)
+        )
+        what = f"{peer.user} claims a {message.outcome}, {other} left"
+        self._end(live, result, what, re_for=(peer, re))
+
+    def _rematch(self, peer: Peer, message: protocol.Rematch) -> None:
+        """A new game against the other player of a finished one, colours swapped; or
+        the acceptance of their rematch offer of that game."""
+        user, re = peer.user, message.id
+        live = self._find(message.game)
+        if live is None:
+            self._error(peer, ErrorCode.NO_SUCH_GAME, f"no game {message.game}", re)
+            return
+        colour = live.player(user)
+        if colour is None:
+            self._error(peer, ErrorCode.NOT_A_PLAYER, f"you do not play in game {live.id}", re)
+            return
+        self._flag(live)
+        if not live.over:
+            self._error(peer, ErrorCode.GAME_ACTIVE, f"game {live.id} is not over", re)
+            return
+        other = live.opponent(colour)
+        for offer in list(self.challenges.values()):
+            if (offer.challenger, offer.target, offer.rematch) == (other, user, live.id):
+                self._start_game(peer, offer, re)
+                return
+        self._offer(
+            peer,
+            other,
+            side_name(colour.opponent),
+            re,
+            control=live.control,
+            rated=live.rated,
+            rematch=live.id,
+        )
 
     def _finish(self, live: LiveGame) -> None:
+        """A game the board ended: recorded (and rated), or an error line."""
         try:
-            self.store.finish_game(live.id)
+            self._conclude(live, None)
         except StoreError as error:
             logger.error(f"game {live.id} is over; the store cannot record its end: {error}")
             return
         logger.info(f"game {live.id} is over")
+
+    def _conclude(self, live: LiveGame, result: Result | None) -> None:
+        """Record how ``live`` ended (``result``; None: the board ended it) and, for a
+        rated game, both players' new ratings; StoreError changes nothing."""
+        outcome = live.game.outcome() if result is None else None
+        winner = (
+            result.winner if result is not None else None if outcome is None else outcome.winner
+        )
+        winning = None if winner is None else side_name(winner)
+        after = (
+            self._new_ratings(live.black, live.white, _BLACK_SCORE[winning]) if live.rated else None
+        )
+        reason = "end" if result is None else protocol.result_reason(result)
+        resigned = (
+            side_name(winner.opponent)
+            if result is not None and winner is not None and reason == "resign"
+            else None
+        )
+        self.store.finish_game(
+            live.id,
+            resigned=resigned,
+            reason=reason,
+            winner=winning,
+            ratings=None
+            if after is None
+            else {u: (g.rating, g.deviation, g.volatility) for u, g in after.items()},
+        )
+        if result is not None:
+            live.ended = result
+        if after is not None:
+            self._apply_ratings(live.id, after)
+            live.rating_change = self.rating_changes[live.id]
+        self._lobby_dirty = True
+
+    # Clocks -------------------------------------------------------------------------
+    def _flag(self, live: LiveGame) -> bool:
+        """End ``live`` on time if its side to move's flag has fallen (and no move of
+        theirs is waiting for its commit): True when it did."""
+        deadline = live.deadline
+        if deadline is None or live.pending is not None or self.clock() < deadline:
+            return False
+        loser = live.game.turn
+        live.left[loser] = 0
+        live.turn_began = self.clock()
+        result = Result.forfeit(loser, Termination.TIME_FORFEIT, live.game.position.outcome())
+        try:
+            self._conclude(live, result)
+        except StoreError as error:
+            live.ended = result  # over all the same: the clock is the server's word
+            logger.error(f"game {live.id}: the store cannot record the flag's fall: {error}")
+        logger.info(f"game {live.id}: {live.name(loser)} lost on time")
+        line = protocol.encode(self.state(live))
+        self._send(self._audience(live), line)
+        self._drop(live)
+        return True
+
+    def next_deadline(self) -> float | None:
+        """When the next flag falls, on ``clock`` (None: no timed game is running)."""
+        deadlines = [
+            d for g in self.games.values() if g.pending is None and (d := g.deadline) is not None
+        ]
+        return min(deadlines, default=None)
+
+    def tick(self) -> None:
+        """End every game whose flag has fallen by now (the server calls this at
+        ``next_deadline``)."""
+        for live in list(self.games.values()):
+            self._flag(live)
 
     def _watch(self, peer: Peer, message: protocol.Watch | protocol.Unwatch) -> None:
         re = message.id
@@ -562,11 +955,15 @@ class Hub:
         if live is None:
             self._error(peer, ErrorCode.NO_SUCH_GAME, f"no game {message.game}", re)
             return
+        self._flag(live)
         if isinstance(message, protocol.Watch) and live.player(peer.user) is None:
             live.watchers.add(peer)
         elif isinstance(message, protocol.Unwatch):
             live.watchers.discard(peer)
+        self._lobby_dirty = True
         self._reply(peer, self.state(live, re=re))
+        if isinstance(message, protocol.Watch):
+            self._send_history(peer, live)
         audience = [p for p in self._audience(live) if p is not peer]
         self._send(audience, protocol.encode(self.state(live)))
 
@@ -583,11 +980,14 @@ class Hub:
             game = Game.from_moves(None, stored.moves)
         except IllegalMoveError:
             return None
-        return LiveGame.of(stored, game)
+        live = LiveGame.of(stored, game, self.clock())
+        live.rating_change = self.rating_changes.get(live.id)
+        return live
 
     def _chat(self, peer: Peer, message: protocol.ChatRequest) -> None:
         re = message.id
         text = protocol.clean_text(message.text)
+        live: LiveGame | None = None
         if message.game is None:
             audience: Iterable[Peer] = [p for ps in self.peers.values() for p in ps]
         else:
@@ -606,8 +1006,19 @@ class Hub:
             audience = self._audience(live)
         if not text:
             return
-        line = protocol.encode(protocol.ChatMessage(from_=peer.user, game=message.game, text=text))
-        self._send(audience, line)
+        watcher = live is not None and live.player(peer.user) is None
+        if live is not None:
+            lines = self.chats.setdefault(live.id, deque(maxlen=protocol.CHAT_HISTORY))
+            lines.append(protocol.ChatLine(from_=peer.user, text=text, watcher=watcher))
+        chat = protocol.ChatMessage(from_=peer.user, game=message.game, text=text, watcher=watcher)
+        self._send(audience, protocol.encode(chat))
+
+    def _send_history(self, peer: Peer, live: LiveGame) -> None:
+        """The game's chat so far, when it has any."""
+        lines = self.chats.get(live.id)
+        if lines:
+            history = protocol.ChatHistory(game=live.id, origin=live.origin, lines=list(lines))
+            peer.send_line(protocol.encode(history))
 
     # Resuming a game from the players' copies ---------------------------------------
     def _resume(self, peer: Peer, message: protocol.Resume) -> None:
@@ -629,6 +1040,7 @@ class Hub:
                 return
             if live is not None:
                 self._reply(peer, self.state(live, re=re))
+                self._send_history(peer, live)
                 return
         claim = _claim_of(user, message)
         if isinstance(claim, str):
@@ -674,8 +1086,9 @@ class Hub:
             return
         del self.claims[key]
         self.set_aside.pop(origin, None)
-        live = LiveGame.of(stored, game)
+        live = LiveGame.of(stored, game, self.clock())
         self.games[live.id] = live
+        self._lobby_dirty = True
         logger.info(f"game {live.id}: resumed {origin} at move {len(agreed)}")
         if live.over:
             self._finish(live)
@@ -683,6 +1096,9 @@ class Hub:
 
     # Sending ------------------------------------------------------------------------
     def state(self, live: LiveGame, re: RequestId | None = None) -> State:
+        now = self.clock()
+        players = (live.black, live.white)
+        away = {u: gone for u in players if (gone := self.gone_for(u)) is not None}
         return protocol.state_of(
             live.id,
             live.black,
@@ -692,7 +1108,12 @@ class Hub:
             started=live.started,
             result=live.forfeit,
             spectators=len(live.watchers),
-            online={live.black: self.online(live.black), live.white: self.online(live.white)},
+            online={u: u not in away for u in players},
+            clock=live.clock_at(now),
+            rated=live.rated,
+            ratings={u: self.rating(u) for u in players},
+            away_ms={u: round(gone * 1000) for u, gone in away.items()},
+            rating_change=live.rating_change,
             re=re,
         )
 
@@ -713,11 +1134,25 @@ class Hub:
         if asker not in self._audience(live):
             asker.send_line(protocol.encode(self.state(live, re=re)))
         if live.over:
-            self.games.pop(live.id, None)
+            self._drop(live)
+
+    def _drop(self, live: LiveGame) -> None:
+        """A finished game leaves memory; its chat is kept a while."""
+        self.games.pop(live.id, None)
+        if live.id in self.chats:
+            self._finished_chats[live.id] = None
+            while len(self._finished_chats) > FINISHED_CHATS:
+                old, _ = self._finished_chats.popitem(last=False)
+                self.chats.pop(old, None)
 
     def _presence(self, user: str) -> None:
         line = protocol.encode(
-            protocol.Presence(user=user, online=self.online(user), waiting=user in self.waiting)
+            protocol.Presence(
+                user=user,
+                online=self.online(user),
+                waiting=user in self.waiting,
+                status=self._status(user) or "lobby",
+            )
         )
         self._send((p for ps in self.peers.values() for p in ps), line)
 
@@ -781,12 +1216,44 @@ def _common_prefix(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _challenge_info(challenge: StoredChallenge) -> ChallengeInfo:
+    clock = challenge.clock
     return ChallengeInfo(
         challenge=challenge.id,
         from_=challenge.challenger,
         to=challenge.target,
         color=_color(challenge.color),
+        clock=None if clock is None else TimeControl(minutes=clock[0], increment=clock[1]),
+        rated=challenge.rated,
+        rematch=challenge.rematch,
     )
+
+
+def _presence(status: ActivityStatus) -> int:
+    return _PRESENCE[status]
+
+
+def _ended(stored: ServerGame, game: Game) -> Result | None:
+    """How a stored game ended before the board did, or None."""
+    discs = game.position.outcome()
+    reason, winner = stored.end_reason, stored.winner
+    if stored.resigned is not None:
+        return Result.forfeit(_colour(stored.resigned), Termination.RESIGNATION, discs)
+    if reason == "abandoned" and winner is None:
+        return Result.abandoned_draw(discs)
+    if reason in ("time", "abandoned") and winner is not None:
+        termination = Termination.TIME_FORFEIT if reason == "time" else Termination.DISCONNECTION
+        return Result.forfeit(_colour(winner).opponent, termination, discs)
+    return None
+
+
+def _movers(game: Game) -> list[Color]:
+    """Who played each move (passes not counted), in order."""
+    movers, colour = [], Color.BLACK
+    for move in game.moves:
+        if move >= 0:
+            movers.append(colour)
+        colour = colour.opponent
+    return movers
 
 
 def _passes(game: Game) -> int:

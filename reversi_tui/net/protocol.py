@@ -629,6 +629,11 @@ _REASONS: Final[dict[str, Literal["end", "resign", "time", "abandoned"]]] = {
 }
 
 
+def result_reason(result: Result) -> Literal["end", "resign", "time", "abandoned"]:
+    """How ``result``'s termination is named on the wire."""
+    return _REASONS[result.termination.value]
+
+
 def state_of(
     game_id: int,
     black: str,
@@ -660,7 +665,7 @@ def state_of(
             black=result.discs.black,
             white=result.discs.white,
             score=result.final_score,
-            reason=_REASONS[result.termination.value],
+            reason=result_reason(result),
             rating_change=rating_change,
         )
     elif (outcome := game.outcome()) is not None:

@@ -25,6 +25,11 @@ Everything is logged through ``logging``: connections, refusals and floods by th
 logger ``reversi_tui.net.server`` (info, and warning for refusals and floods), the
 sessions and games by the Hub's ``reversi_tui.net.hub``. A server given
 ``idle_exit`` stops by itself after that many seconds without any connection.
+
+After each message it handles (and each commit of moves, each session that comes or
+goes, each flag) the server asks the hub to push the lobby if it changed
+(``Hub.flush_lobby``: one push per batch) and sets one timer at the hub's
+``next_deadline``, when the next flag falls, to call ``Hub.tick``.
 """
 
 from __future__ import annotations
@@ -153,6 +158,9 @@ class Server:
         #: Seconds, monotonic: the rate limits' buckets and the challenges' expiry.
         self.clock = clock
         self.hub = Hub(store, defer=self._soon, clock=clock)
+        #: The timer that calls the hub's ``tick`` at its next deadline.
+        self._tick: asyncio.TimerHandle | None = None
+        self._tick_at: float | None = None
         self.address: str | None = None
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
@@ -175,10 +183,34 @@ class Server:
         """The connections ``user`` holds (everyone's with None), welcomed or not."""
         return self._held.total() if user is None else self._held[user]
 
-    @staticmethod
-    def _soon(callback: Callable[[], None]) -> object:
+    def _soon(self, callback: Callable[[], None]) -> object:
         """Moves that arrive together are committed together (one fsync)."""
-        return asyncio.get_running_loop().call_soon(callback)
+
+        def run() -> None:
+            callback()
+            self._after()
+
+        return asyncio.get_running_loop().call_soon(run)
+
+    def _after(self) -> None:
+        """After a batch of changes: the lobby pushed if it changed, the flag timer set."""
+        self.hub.flush_lobby()
+        deadline = self.hub.next_deadline()
+        if deadline == self._tick_at:
+            return
+        if self._tick is not None:
+            self._tick.cancel()
+            self._tick = None
+        self._tick_at = deadline
+        if deadline is not None and not self._stopped.is_set():
+            wait = max(0.0, deadline - self.clock())
+            self._tick = asyncio.get_running_loop().call_later(wait, self._on_tick)
+
+    def _on_tick(self) -> None:
+        self._tick = None
+        self._tick_at = None
+        self.hub.tick()
+        self._after()
 
     # Starting and stopping ------------------------------------------------------------
     async def start(self, address: str = ABSTRACT_NAME) -> None:
@@ -227,6 +259,9 @@ class Server:
         """Say ``bye`` to every connection, close them, and wait for their handlers."""
         if self._idle is not None:
             self._idle.cancel()
+        if self._tick is not None:
+            self._tick.cancel()
+            self._tick = None
         if self._server is not None:
             self._server.close()
         bye = protocol.encode(protocol.Bye(reason=reason, retry_ms=retry_ms))
@@ -312,6 +347,8 @@ class Server:
             if connection is not None:
                 self._connections.discard(connection)
                 self.hub.leave(connection)
+                if not self._stopped.is_set():
+                    self._after()
             writer.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer.wait_closed(), 1)
@@ -379,11 +416,13 @@ class Server:
                 continue
             if welcomed:
                 self.hub.handle(connection, message)
+                self._after()
                 continue
             match message:
                 case protocol.Hello():
                     self._hello(connection, message)
                     welcomed = True
+                    self._after()
                 case _:
                     self._error(connection, ErrorCode.HELLO_FIRST, "say hello first", message.id)
 

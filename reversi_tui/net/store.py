@@ -15,6 +15,12 @@ replays with the engine); the store refuses only a ply that is not the next one
 (``StaleMove`` when it is taken, as when another session was first) and any write
 to a finished game.
 
+Since schema 3 a game carries its time control (NULL: untimed) and whether it is rated,
+each move the mover's time left after it (so a restarted server gives the clocks back),
+a finished game why it ended and its winner, and a finished rated game both players'
+ratings after it (``ratings``) and its place in the order games ended (``ended``), so the
+ratings can be recomputed from the games.
+
 The file carries its identity and its version, as the records database does:
 ``PRAGMA application_id`` (not the records database's) and ``PRAGMA
 user_version``, with the missing migrations run on open in one transaction. A
@@ -32,7 +38,7 @@ import os
 import secrets
 import sqlite3
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -48,6 +54,7 @@ __all__ = [
     "APPLICATION_ID",
     "MIGRATIONS",
     "SCHEMA_VERSION",
+    "RatedGame",
     "ServerGame",
     "SqliteStore",
     "StaleMove",
@@ -80,6 +87,11 @@ class StoredChallenge:
     #: The challenger's colour: ``black``, ``white`` or ``random``.
     color: str
     created: datetime
+    #: (minutes, increment seconds), or None: untimed.
+    clock: tuple[int, int] | None = None
+    rated: bool = False
+    #: The finished game this challenge is a rematch of.
+    rematch: int | None = None
 
 
 @dataclass(frozen=True)
@@ -101,6 +113,27 @@ class ServerGame:
     origin: str = ""
     #: Why the game was set aside (its moves do not replay), or None.
     set_aside: str | None = None
+    #: (minutes, increment seconds), or None: untimed.
+    clock: tuple[int, int] | None = None
+    rated: bool = False
+    #: Each move's mover's time left after it, in ms (None: untimed).
+    left_ms: tuple[int | None, ...] = ()
+    #: Why a finished game ended: ``end``, ``resign``, ``time`` or ``abandoned``.
+    end_reason: str | None = None
+    #: ``black`` or ``white``; None for a draw (and for games ended on the board before
+    #: schema 3: their board says).
+    winner: str | None = None
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """A finished rated game, as the ratings are recomputed from it."""
+
+    id: int
+    black: str
+    white: str
+    #: ``black``, ``white``, or None for a draw.
+    winner: str | None
 
 
 class Store(Protocol):
@@ -115,7 +148,16 @@ class Store(Protocol):
         """A random identity made with the store: games are known by it and their number."""
         ...
 
-    def create_challenge(self, challenger: str, target: str, color: str) -> StoredChallenge: ...
+    def create_challenge(
+        self,
+        challenger: str,
+        target: str,
+        color: str,
+        *,
+        clock: tuple[int, int] | None = None,
+        rated: bool = False,
+        rematch: int | None = None,
+    ) -> StoredChallenge: ...
 
     def pending_challenges(self) -> list[StoredChallenge]: ...
 
@@ -132,6 +174,8 @@ class Store(Protocol):
         origin: str | None = None,
         started: datetime | None = None,
         moves: tuple[int, ...] = (),
+        clock: tuple[int, int] | None = None,
+        rated: bool = False,
     ) -> ServerGame:
         """A new game; the challenge it answers (which must be pending) closes with it.
         A game resumed from another server keeps its ``origin``, start and moves."""
@@ -145,21 +189,42 @@ class Store(Protocol):
 
     def set_aside_games(self) -> list[ServerGame]: ...
 
-    def append_move(self, game_id: int, ply: int, square: int) -> None:
-        """Commit the move after ``ply`` moves; ``StaleMove`` if that ply is taken."""
+    def append_move(self, game_id: int, ply: int, square: int, left_ms: int | None = None) -> None:
+        """Commit the move after ``ply`` moves (and the mover's time left after it);
+        ``StaleMove`` if that ply is taken."""
         ...
 
-    def append_moves(self, moves: list[tuple[int, int, int]]) -> None:
-        """Several (game, ply, square) moves in one transaction: all or none."""
+    def append_moves(self, moves: Sequence[MoveRow]) -> None:
+        """Several (game, ply, square, left_ms) moves in one transaction: all or none."""
         ...
 
-    def finish_game(self, game_id: int, *, resigned: str | None = None) -> None: ...
+    def finish_game(
+        self,
+        game_id: int,
+        *,
+        resigned: str | None = None,
+        reason: str | None = None,
+        winner: str | None = None,
+        ratings: dict[str, tuple[float, float, float]] | None = None,
+    ) -> None:
+        """Mark the game finished: why (``reason``; by default ``resign`` when a side
+        ``resigned``, else ``end``), who won (None: a draw), and for a rated game each
+        player's (rating, deviation, volatility) after it."""
+        ...
+
+    def rated_games(self) -> list[RatedGame]:
+        """The finished rated games in the order they ended."""
+        ...
 
     def game(self, game_id: int) -> ServerGame | None: ...
 
     def games(self, *, unfinished_only: bool = False) -> list[ServerGame]: ...
 
     def close(self) -> None: ...
+
+
+#: A move to append: (game, ply, square, the mover's time left after it in ms or None).
+MoveRow = tuple[int, int, int, int | None]
 
 
 # The schema, one function per version --------------------------------------------------
@@ -219,8 +284,52 @@ def _create_v2(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX games_origin ON games (origin) WHERE origin IS NOT NULL")
 
 
+def _create_v3(db: sqlite3.Connection) -> None:
+    """Version 3: clocks, rated games, why a game ended, and ratings.
+
+    Challenges and games get their time control (``clock_minutes``, ``clock_increment``;
+    NULL: untimed) and ``rated``; a challenge the game it is a ``rematch`` of. A move
+    gets ``left_ms``, the mover's time left after it (NULL: untimed). A finished game
+    gets ``end_reason``, ``winner`` (NULL: a draw) and ``ended``, its place in the order
+    games ended; ``ratings`` holds each player's rating after a rated game. The games
+    of version 2 are kept: finished ones get the reason they ended for (``resign`` or
+    ``end``) and a resigned one its winner.
+    """
+    for statement in (
+        "ALTER TABLE challenges ADD COLUMN clock_minutes INTEGER",
+        "ALTER TABLE challenges ADD COLUMN clock_increment INTEGER",
+        "ALTER TABLE challenges ADD COLUMN rated INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE challenges ADD COLUMN rematch INTEGER",
+        "ALTER TABLE games ADD COLUMN clock_minutes INTEGER",
+        "ALTER TABLE games ADD COLUMN clock_increment INTEGER",
+        "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0 CHECK (rated IN (0, 1))",
+        "ALTER TABLE games ADD COLUMN end_reason TEXT"
+        " CHECK (end_reason IN ('end', 'resign', 'time', 'abandoned'))",
+        "ALTER TABLE games ADD COLUMN winner TEXT CHECK (winner IN ('black', 'white'))",
+        "ALTER TABLE games ADD COLUMN ended INTEGER",
+        "ALTER TABLE moves ADD COLUMN left_ms INTEGER",
+        """CREATE TABLE ratings (
+        game INTEGER NOT NULL REFERENCES games (id),
+        user TEXT NOT NULL,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        PRIMARY KEY (game, user)
+        ) WITHOUT ROWID""",
+        "UPDATE games SET end_reason = CASE WHEN resigned IS NULL THEN 'end' ELSE 'resign' END,"
+        " winner = CASE resigned WHEN 'black' THEN 'white' WHEN 'white' THEN 'black' END"
+        " WHERE finished",
+        "CREATE INDEX games_rated_ended ON games (ended) WHERE rated AND finished",
+    ):
+        db.execute(statement)
+
+
 #: ``MIGRATIONS[n]`` takes the schema from version n to n + 1; the last gives the current one.
-MIGRATIONS: Final[list[Callable[[sqlite3.Connection], None]]] = [_create_v1, _create_v2]
+MIGRATIONS: Final[list[Callable[[sqlite3.Connection], None]]] = [
+    _create_v1,
+    _create_v2,
+    _create_v3,
+]
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
 
@@ -318,16 +427,34 @@ class SqliteStore(SqliteFile):
         except sqlite3.Error as error:
             raise self._failure("write", error) from None
 
-    def create_challenge(self, challenger: str, target: str, color: str) -> StoredChallenge:
+    def create_challenge(
+        self,
+        challenger: str,
+        target: str,
+        color: str,
+        *,
+        clock: tuple[int, int] | None = None,
+        rated: bool = False,
+        rematch: int | None = None,
+    ) -> StoredChallenge:
         created = _now()
+        minutes, increment = clock or (None, None)
         with self._writing() as db:
             cursor = db.execute(
-                "INSERT INTO challenges (challenger, target, color, created) VALUES (?, ?, ?, ?)",
-                (challenger, target, color, created),
+                "INSERT INTO challenges (challenger, target, color, created, clock_minutes,"
+                " clock_increment, rated, rematch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (challenger, target, color, created, minutes, increment, int(rated), rematch),
             )
         assert cursor.lastrowid is not None
         return StoredChallenge(
-            cursor.lastrowid, challenger, target, color, datetime.fromisoformat(created)
+            cursor.lastrowid,
+            challenger,
+            target,
+            color,
+            datetime.fromisoformat(created),
+            clock,
+            rated,
+            rematch,
         )
 
     def close_challenge(self, challenge_id: int) -> bool:
@@ -344,21 +471,24 @@ class SqliteStore(SqliteFile):
         origin: str | None = None,
         started: datetime | None = None,
         moves: tuple[int, ...] = (),
+        clock: tuple[int, int] | None = None,
+        rated: bool = False,
     ) -> ServerGame:
         now = _now()
         created = now if started is None else started.astimezone(UTC).isoformat()
+        minutes, increment = clock or (None, None)
         with self._writing() as db:
             if challenge_id is not None and not _close_challenge(db, challenge_id, now):
                 raise StoreError(f"challenge {challenge_id} is not pending")
             cursor = db.execute(
-                "INSERT INTO games (black, white, challenge, created, updated, origin)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (black, white, challenge_id, created, now, origin),
+                "INSERT INTO games (black, white, challenge, created, updated, origin,"
+                " clock_minutes, clock_increment, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (black, white, challenge_id, created, now, origin, minutes, increment, int(rated)),
             )
             game_id = cursor.lastrowid
             assert game_id is not None
             for ply, square in enumerate(moves):
-                _append(db, game_id, ply, square, now)
+                _append(db, game_id, ply, square, None, now)
         return ServerGame(
             game_id,
             black,
@@ -369,6 +499,9 @@ class SqliteStore(SqliteFile):
             datetime.fromisoformat(created),
             datetime.fromisoformat(now),
             origin or f"{self.server_id}:{game_id}",
+            clock=clock,
+            rated=rated,
+            left_ms=(None,) * len(moves),
         )
 
     def set_aside(self, game_id: int, reason: str) -> None:
@@ -379,36 +512,65 @@ class SqliteStore(SqliteFile):
                 (reason[:500], _now(), game_id),
             )
 
-    def append_move(self, game_id: int, ply: int, square: int) -> None:
-        """Commit ``square`` as move ``ply`` (the moves before it) of the game.
+    def append_move(self, game_id: int, ply: int, square: int, left_ms: int | None = None) -> None:
+        """Commit ``square`` as move ``ply`` (the moves before it) of the game, with the
+        mover's time left after it (None: untimed).
 
         ``StaleMove`` when that ply is taken; ``StoreError`` when it skips one, the
         game is finished or unknown, or the square is not 0-63.
         """
-        self.append_moves([(game_id, ply, square)])
+        self.append_moves([(game_id, ply, square, left_ms)])
 
-    def append_moves(self, moves: list[tuple[int, int, int]]) -> None:
-        """Several games' next moves, (game, ply, square) each, in one transaction: all
-        or none (a group commit: one fsync for every move that arrived together)."""
+    def append_moves(self, moves: Sequence[MoveRow]) -> None:
+        """Several games' next moves, (game, ply, square, left_ms) each, in one
+        transaction: all or none (a group commit: one fsync for every move that arrived
+        together)."""
         if not moves:
             return
         now = _now()
         with self._writing() as db:
-            for game_id, ply, square in moves:
-                _append(db, game_id, ply, square, now)
+            for game_id, ply, square, left_ms in moves:
+                _append(db, game_id, ply, square, left_ms, now)
 
-    def finish_game(self, game_id: int, *, resigned: str | None = None) -> None:
-        """Mark the game finished (``resigned``: the side that resigned, if one did)."""
+    def finish_game(
+        self,
+        game_id: int,
+        *,
+        resigned: str | None = None,
+        reason: str | None = None,
+        winner: str | None = None,
+        ratings: dict[str, tuple[float, float, float]] | None = None,
+    ) -> None:
+        """Mark the game finished: ``resigned`` the side that resigned, if one did;
+        ``reason`` why it ended (by default ``resign`` or ``end``); ``winner`` (None: a
+        draw; by default the resigner's opponent); ``ratings`` each player's (rating,
+        deviation, volatility) after a rated game, in the same transaction."""
         if resigned not in (None, "black", "white"):
             raise StoreError(f"{resigned!r} cannot resign: it is not a side")
+        if reason is None:
+            reason = "end" if resigned is None else "resign"
+        if winner is None and resigned is not None:
+            winner = "white" if resigned == "black" else "black"
+        if reason not in ("end", "resign", "time", "abandoned"):
+            raise StoreError(f"{reason!r} is not a reason for a game to end")
+        if winner not in (None, "black", "white"):
+            raise StoreError(f"{winner!r} cannot win: it is not a side")
+        now = _now()
         with self._writing() as db:
             cursor = db.execute(
-                "UPDATE games SET finished = 1, resigned = ?, updated = ?"
+                "UPDATE games SET finished = 1, resigned = ?, end_reason = ?, winner = ?,"
+                " updated = ?, ended = (SELECT coalesce(max(ended), 0) + 1 FROM games)"
                 " WHERE id = ? AND NOT finished",
-                (resigned, _now(), game_id),
+                (resigned, reason, winner, now, game_id),
             )
             if cursor.rowcount != 1:
                 raise StoreError(f"game {game_id} is not a game in progress")
+            for user, (rating, deviation, volatility) in (ratings or {}).items():
+                db.execute(
+                    "INSERT INTO ratings (game, user, rating, deviation, volatility)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (game_id, user, rating, deviation, volatility),
+                )
 
     # Reads ----------------------------------------------------------------------------
     @contextmanager
@@ -429,12 +591,40 @@ class SqliteStore(SqliteFile):
     def pending_challenges(self) -> list[StoredChallenge]:
         with self._reading() as db:
             rows = db.execute(
-                "SELECT id, challenger, target, color, created FROM challenges"
-                " WHERE closed IS NULL ORDER BY id"
+                "SELECT id, challenger, target, color, created, clock_minutes, clock_increment,"
+                " rated, rematch FROM challenges WHERE closed IS NULL ORDER BY id"
             ).fetchall()
             return [
-                StoredChallenge(r[0], r[1], r[2], r[3], datetime.fromisoformat(r[4])) for r in rows
+                StoredChallenge(
+                    r[0],
+                    r[1],
+                    r[2],
+                    r[3],
+                    datetime.fromisoformat(r[4]),
+                    _clock(r[5], r[6]),
+                    bool(r[7]),
+                    r[8],
+                )
+                for r in rows
             ]
+
+    def rated_games(self) -> list[RatedGame]:
+        """The finished rated games, in the order they ended."""
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT id, black, white, winner FROM games WHERE rated AND finished"
+                " ORDER BY ended, id"
+            ).fetchall()
+        return [RatedGame(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def ratings_after(self, game_id: int) -> dict[str, tuple[float, float, float]]:
+        """Each player's (rating, deviation, volatility) after a rated game, as stored."""
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT user, rating, deviation, volatility FROM ratings WHERE game = ?",
+                (game_id,),
+            ).fetchall()
+        return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
     def game(self, game_id: int) -> ServerGame | None:
         if not 0 <= game_id < 2**63:  # SQLite's integers: no such game, not an OverflowError
@@ -466,16 +656,19 @@ class SqliteStore(SqliteFile):
         with self._reading() as db:
             rows = db.execute(
                 "SELECT id, black, white, resigned, finished, created, updated, origin,"
-                f" set_aside FROM games {where} ORDER BY id",
+                " set_aside, clock_minutes, clock_increment, rated, end_reason, winner"
+                f" FROM games {where} ORDER BY id",
                 args,
             ).fetchall()
             moves: dict[int, list[int]] = {row[0]: [] for row in rows}
-            for game_id, square in db.execute(
-                f"SELECT game, square FROM moves WHERE game IN (SELECT id FROM games {where})"
-                " ORDER BY game, ply",
+            left: dict[int, list[int | None]] = {row[0]: [] for row in rows}
+            for game_id, square, left_ms in db.execute(
+                "SELECT game, square, left_ms FROM moves"
+                f" WHERE game IN (SELECT id FROM games {where}) ORDER BY game, ply",
                 args,
             ):
                 moves[game_id].append(square)
+                left[game_id].append(left_ms)
             return [
                 ServerGame(
                     id=row[0],
@@ -488,6 +681,11 @@ class SqliteStore(SqliteFile):
                     updated=datetime.fromisoformat(row[6]),
                     origin=row[7] or f"{server_id}:{row[0]}",
                     set_aside=row[8],
+                    clock=_clock(row[9], row[10]),
+                    rated=bool(row[11]),
+                    left_ms=tuple(left[row[0]]),
+                    end_reason=row[12],
+                    winner=row[13],
                 )
                 for row in rows
             ]
@@ -523,7 +721,13 @@ def _close_challenge(db: sqlite3.Connection, challenge_id: int, now: str) -> boo
     return cursor.rowcount == 1
 
 
-def _append(db: sqlite3.Connection, game_id: int, ply: int, square: int, now: str) -> None:
+def _clock(minutes: int | None, increment: int | None) -> tuple[int, int] | None:
+    return None if minutes is None or increment is None else (minutes, increment)
+
+
+def _append(
+    db: sqlite3.Connection, game_id: int, ply: int, square: int, left_ms: int | None, now: str
+) -> None:
     """Insert one move inside the caller's (immediate) transaction, so the ply read here
     is still the next one when the row goes in."""
     if not 0 <= square <= 63:
@@ -545,7 +749,7 @@ def _append(db: sqlite3.Connection, game_id: int, ply: int, square: int, now: st
     if ply > expected:
         raise StoreError(f"game {game_id} has {expected} moves: a move at ply {ply} skips")
     db.execute(
-        "INSERT INTO moves (game, ply, square, played) VALUES (?, ?, ?, ?)",
-        (game_id, ply, square, now),
+        "INSERT INTO moves (game, ply, square, played, left_ms) VALUES (?, ?, ?, ?, ?)",
+        (game_id, ply, square, now, left_ms),
     )
     db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))

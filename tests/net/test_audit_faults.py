@@ -143,7 +143,12 @@ async def test_welcome_with_100_games_and_the_most_challenges_reaches_the_client
         store.create_game("ann", f"o{number}")
     setup: Setup = await online(store=store)
     first = await setup.login("ann")  # online, so that she can be challenged
-    senders = [await setup.login(f"s{n}") for n in range(100)]
+    # Out of the lobby (these clients read nothing): no lobby pushes pile up unread.
+    first.send(type="activity", status="local")
+    senders = []
+    for n in range(100):
+        senders.append(sender := await setup.login(f"s{n}"))
+        sender.send(type="activity", status="local")
     codes = []
     for number, sender in enumerate(senders):
         sender.send(type="challenge", to="ann", color="random", id=number)
@@ -209,11 +214,14 @@ async def test_the_real_client_is_welcomed_with_100_games_and_every_challenge(
     try:
         first = await _raw(path)
         await first.hello()
+        # Out of the lobby (these clients read nothing): no lobby pushes pile up unread.
+        first.send(type="activity", status="local")
         senders = []  # kept: a challenge expires when its challenger leaves
         for number in range(100):
             sender = await _raw(path)
             senders.append(sender)
             await sender.hello()
+            sender.send(type="activity", status="local")
             sender.send(type="challenge", to="ann", color="random", id=number)
             while (await sender.recv())["type"] not in ("challenge_sent", "error"):
                 pass

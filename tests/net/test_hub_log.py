@@ -4,7 +4,6 @@ error. No network here: peers are fakes that keep the lines they are sent."""
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 from datetime import UTC, datetime
@@ -18,21 +17,10 @@ from reversi_tui.net import protocol
 from reversi_tui.net.hub import Hub
 from reversi_tui.net.store import SqliteStore, StoreError
 
+from .hub_fakes import Peer
+
 HUB = "reversi_tui.net.hub"
 STARTED = datetime(2026, 11, 26, 8, 0, tzinfo=UTC)
-
-
-class Peer:
-    def __init__(self, user: str) -> None:
-        self._user = user
-        self.lines: list[dict[str, Any]] = []
-
-    @property
-    def user(self) -> str:
-        return self._user
-
-    def send_line(self, line: bytes) -> None:
-        self.lines.append(json.loads(line))
 
 
 class FailingStore(SqliteStore):
@@ -44,17 +32,17 @@ class FailingStore(SqliteStore):
         if name in self.failing:
             raise StoreError(f"{name}: disk full")
 
-    def create_challenge(self, challenger: str, target: str, color: str) -> Any:
+    def create_challenge(self, challenger: str, target: str, color: str, **how: Any) -> Any:
         self._fail("create_challenge")
-        return super().create_challenge(challenger, target, color)
+        return super().create_challenge(challenger, target, color, **how)
 
     def set_aside(self, game_id: int, reason: str) -> None:
         self._fail("set_aside")
         super().set_aside(game_id, reason)
 
-    def finish_game(self, game_id: int, *, resigned: str | None = None) -> None:
+    def finish_game(self, game_id: int, **how: Any) -> None:
         self._fail("finish_game")
-        super().finish_game(game_id, resigned=resigned)
+        super().finish_game(game_id, **how)
 
 
 @pytest.fixture

@@ -241,9 +241,9 @@ def test_resigning_side_must_be_a_colour(store: SqliteStore) -> None:
 def test_append_moves_is_all_or_none(store: SqliteStore) -> None:
     one = store.create_game("ann", "bob")
     two = store.create_game("cat", "dan")
-    store.append_moves([(one.id, 0, 19), (two.id, 0, 37)])
+    store.append_moves([(one.id, 0, 19, None), (two.id, 0, 37, None)])
     with pytest.raises(StaleMove):
-        store.append_moves([(one.id, 1, 18), (two.id, 0, 44)])
+        store.append_moves([(one.id, 1, 18, None), (two.id, 0, 44, None)])
     assert [g.moves for g in store.games()] == [(19,), (37,)]
 
 
