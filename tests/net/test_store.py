@@ -22,6 +22,7 @@ import pytest
 
 from reversi_tui.net.store import (
     APPLICATION_ID,
+    MIGRATIONS,
     SCHEMA_VERSION,
     SqliteStore,
     StaleMove,
@@ -468,3 +469,60 @@ def test_kill_9_mid_write_keeps_every_acknowledged_move(path: Path) -> None:
     finally:
         db.close()
     assert plies == list(range(count + 1))
+
+
+# Schema 3: clocks, reasons, ratings -------------------------------------------------
+def test_a_version_2_store_is_migrated_and_keeps_its_games(path: Path) -> None:
+    path.parent.mkdir(mode=0o700)
+    db = raw(path)
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    for migration in MIGRATIONS[:2]:
+        migration(db)
+    now = "2026-11-26T08:00:00+00:00"
+    for number, resigned, finished in ((1, "white", 1), (2, None, 1), (3, None, 0)):
+        db.execute(
+            "INSERT INTO games (id, black, white, resigned, finished, created, updated)"
+            " VALUES (?, 'ann', 'bob', ?, ?, ?, ?)",
+            (number, resigned, finished, now, now),
+        )
+    db.execute("INSERT INTO moves (game, ply, square, played) VALUES (3, 0, 19, ?)", (now,))
+    db.execute("PRAGMA user_version = 2")
+    db.close()
+    os.chmod(path, 0o600)
+    with SqliteStore(path) as store:
+        games = {g.id: g for g in store.games()}
+        assert (games[1].end_reason, games[1].winner, games[1].resigned) == (
+            "resign",
+            "black",
+            "white",
+        )
+        assert (games[2].end_reason, games[2].winner) == ("end", None)
+        assert games[3].moves == (19,) and games[3].left_ms == (None,)
+        assert games[3].clock is None and not games[3].rated and games[3].end_reason is None
+        assert store.rated_games() == []
+        store.append_move(3, 1, 18, 1234)  # and play goes on
+        assert store.integrity() == "ok"
+
+
+def test_clocks_reasons_and_ratings_round_trip(path: Path) -> None:
+    with SqliteStore(path) as store:
+        challenge = store.create_challenge("ann", "bob", "white", clock=(3, 2), rated=True)
+        assert (challenge.clock, challenge.rated, challenge.rematch) == ((3, 2), True, None)
+        again = store.create_challenge("bob", "ann", "black", rematch=7)
+        assert store.pending_challenges() == [challenge, again]
+        game = store.create_game("bob", "ann", challenge_id=challenge.id, clock=(3, 2), rated=True)
+        store.append_move(game.id, 0, 19, 181_500)
+        store.append_moves([(game.id, 1, 18, 179_000)])
+        later = store.create_game("ann", "bob", rated=True)
+        store.finish_game(later.id, reason="abandoned", ratings={"ann": (1500.0, 350.0, 0.09)})
+        store.finish_game(game.id, reason="time", winner="white")
+        with pytest.raises(StoreError):
+            store.finish_game(store.create_game("a", "b").id, reason="bored")
+    with SqliteStore(path) as store:
+        stored = store.game(game.id)
+        assert stored is not None
+        assert (stored.clock, stored.rated, stored.left_ms) == ((3, 2), True, (181_500, 179_000))
+        assert (stored.end_reason, stored.winner) == ("time", "white")
+        assert [g.id for g in store.rated_games()] == [later.id, game.id]  # the order they ended
+        assert store.rated_games()[0].winner is None
+        assert store.ratings_after(later.id) == {"ann": (1500.0, 350.0, 0.09)}
