@@ -277,7 +277,17 @@ async def _online_game(pilot: AppPilot) -> None:
         started="2026-11-26T09:12:00+00:00",
         spectators=1,
         online={"ann": True, "frank": True},
+        clock=protocol.Clock(
+            black_ms=141_300, white_ms=17_400, running=None, minutes=5, increment=3
+        ),
+        rated=True,
     )
+    session.picture.chat[state.origin] = [
+        protocol.ChatLine(from_="frank", text="good luck!", watcher=False),
+        protocol.ChatLine(from_="ann", text="you too", watcher=False),
+        protocol.ChatLine(from_="carol", text="sharp opening", watcher=True),
+    ]
+    # the clocks stand still in the picture (running=None): a screenshot does not tick
     link = GameLink(state, "ann", lambda _: False, "5e1f0c2a9d3b7e64")
     app = pilot.app
     assert isinstance(app, ReversiApp)

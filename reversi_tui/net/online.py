@@ -116,6 +116,8 @@ class OnlineSession:
         self.activity: ActivityStatus = "lobby"
         #: The origin of the game last shown (the lobby goes back into it after a welcome).
         self.last_shown: str | None = None
+        #: A game to open as soon as the lobby is back on top (an accepted rematch).
+        self.open_next: str | None = None
         if client.vet is None:
             client.vet = self._vet
 

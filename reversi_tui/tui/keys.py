@@ -285,6 +285,8 @@ LEAVE_GAME = KeyAction("leave", "q,escape", "Lobby")
 
 #: The online game's keys, in the footer's order: local play's keys are not bound here
 #: (the online screen says why not when one is pressed: ``refusals``).
+CLAIM = KeyAction("claim", "x", "Claim")
+
 ONLINE_GAME_KEYS: tuple[KeyAction, ...] = (
     REVIEW_BACK,
     REVIEW_FORWARD,
@@ -294,6 +296,7 @@ ONLINE_GAME_KEYS: tuple[KeyAction, ...] = (
     LEAVE_GAME,
     RESIGN,
     CHAT,
+    CLAIM,
     COPY_MOVES,
 )
 #: The local game's keys an online game does not have.

@@ -15,7 +15,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from reversi_tui.engine import parse_square
+from reversi_tui.engine import Color, parse_square
 from reversi_tui.net.server import Server
 from reversi_tui.net.store import SqliteStore
 from reversi_tui.records.database import RecordsDatabase
@@ -24,7 +24,7 @@ from reversi_tui.records.paths import Places
 from reversi_tui.tui.app import ReversiApp
 from reversi_tui.tui.screens.challenge import ChallengedScreen, ChallengeScreen
 from reversi_tui.tui.screens.confirm import ConfirmScreen
-from reversi_tui.tui.screens.game_over import GameOverScreen
+from reversi_tui.tui.screens.game_over import GameOverScreen, OnlineGameOverScreen
 from reversi_tui.tui.screens.lobby import LobbyScreen
 from reversi_tui.tui.screens.online_game import OnlineGameScreen
 from reversi_tui.tui.widgets.board import Board
@@ -122,9 +122,13 @@ async def test_lobby_challenge_game_and_its_keys(
 
         # bob's chat shows in the panel as plain text: markup stays literal
         bob.send(type="chat", game=game, text="[b]well[/b] played\x1b[2J")
-        panel = game_screen.query_one("#chat", Static)
-        await wait_until(pilot, lambda: "well" in str(panel.render()), LIMIT)
-        assert "bob: [b]well[/b] played [2J" in str(panel.render())
+        panel = game_screen.query_one("#chat-text", Static)
+        await wait_until(pilot, lambda: "well" in str(panel.content), LIMIT)
+        assert "bob: [b]well[/b] played [2J" in str(panel.content)
+        bob.send(type="chat", game=game, text="a long line " * 15)
+        bob.send(type="chat", game=game, text="the newest")
+        await wait_until(pilot, lambda: "the newest" in str(panel.content), LIMIT)
+        assert "[b]well[/b]" in str(panel.content)  # older lines kept, scrolled
 
         # local-only keys say why not
         await pilot.press("u")
@@ -230,3 +234,48 @@ async def test_a_challenge_withdrawn_under_another_leaves_the_one_on_top(
         assert {state["black"], state["white"]} == {"ann", "carol"}
         bob.close()
         carol.close()
+
+
+async def test_a_timed_rated_game_shows_its_clocks_and_offers_a_rematch(
+    server: tuple[Server, str],
+) -> None:
+    _, path = server
+    app = online_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        _, bob = await lobby_with_bob(app, pilot, path)
+        clock = {"minutes": 3, "increment": 2}
+        bob.send(type="challenge", to="ann", color="black", clock=clock, rated=True, id="c")
+        await bob.expect("challenge_sent", re="c")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
+        dialog = app.screen
+        assert isinstance(dialog, ChallengedScreen) and dialog.rated and dialog.control == (3, 2)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)
+        game_screen = app.screen
+        assert isinstance(game_screen, OnlineGameScreen)
+        state = await bob.expect("state")
+        assert state["clock"]["minutes"] == 3 and state["rated"]
+        # both clocks in the sidebar, the game's terms in its title
+        clocks = game_screen._clocks()
+        assert clocks is not None
+        assert clocks[Color.WHITE] == ("3:00", False) and clocks[Color.BLACK][0] in ("3:00", "2:59")
+        shown = app.export_screenshot()
+        assert "3:00" in shown
+        title = str(game_screen.query_one("#title", Static).content)
+        assert "3+2" in title and "rated" in title
+        # bob resigns: the dialog offers a rematch, which reaches bob with the same terms
+        bob.send(type="resign", game=state["game"])
+        await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameOverScreen), LIMIT)
+        await pilot.press("m")
+        offer = await bob.expect("challenged")
+        assert offer["rematch"] == state["game"] and offer["clock"] == clock and offer["rated"]
+        assert offer["color"] == "black"  # ann played White: she takes Black now
+        # bob accepts: ann's screen moves on to the new game
+        bob.send(type="accept", challenge=offer["challenge"])
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, OnlineGameScreen) and app.screen is not game_screen,
+            LIMIT,
+        )
+        assert app.screen.link.state.black == "ann"
+        bob.close()

@@ -19,7 +19,7 @@ from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.widgets.footer import KeyFooter
 from reversi_tui.tui.words import plural, score_words
 
-Choice = Literal["review", "new", "quit"]
+Choice = Literal["review", "new", "quit", "rematch", "lobby"]
 
 
 def headline(result: Result, you: Color | None = None) -> str:
@@ -100,3 +100,43 @@ class GameOverScreen(Dialog[Choice]):
 
     def action_choose(self, choice: Choice) -> None:
         self.dismiss(choice)
+
+
+class OnlineGameOverScreen(GameOverScreen):
+    """An online game's end: review it, offer a rematch (players only), or go back to
+    the lobby. Nothing here starts a local game or quits."""
+
+    BINDINGS = [
+        Binding("r,escape", "choose('review')", "Review"),
+        Binding("m", "choose('rematch')", "Rematch"),
+        Binding("q", "choose('lobby')", "Lobby"),
+    ]
+
+    def __init__(self, result: Result, you: Color | None = None, *, rematch: bool) -> None:
+        """``rematch``: the player here may offer one (a player, not a watcher)."""
+        super().__init__(result, you)
+        self.rematch = rematch
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Game over", classes="dialog-title")
+            yield Static(
+                headline_sentence(self.result, self.you), classes="dialog-text", id="headline"
+            )
+            yield Static(result_text(self.result), classes="dialog-text", id="details")
+            with Horizontal(classes="buttons"):
+                yield Button("Review (r)", id="review", variant="primary", compact=True)
+                if self.rematch:
+                    yield Button("Rematch (m)", id="rematch", compact=True)
+                yield Button("Lobby (q)", id="lobby", compact=True)
+        yield KeyFooter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose" and parameters == ("rematch",):
+            return self.rematch
+        return True
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        choices: dict[str | None, Choice] = {"rematch": "rematch", "lobby": "lobby"}
+        self.dismiss(choices.get(event.button.id, "review"))

@@ -319,6 +319,11 @@ class LobbyScreen(ClosesOnce, Screen[None]):
     def _closed_game(self) -> None:
         self._open_game = None
         self.session.refresh()
+        following = self.session.open_next
+        self.session.open_next = None
+        link = None if following is None else self.session.link(following)
+        if link is not None:  # the rematch, accepted: straight into it
+            self.call_after_refresh(self._show_link, link)
 
     # Keys --------------------------------------------------------------------------
     def action_choose(self) -> None:

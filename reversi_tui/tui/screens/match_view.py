@@ -294,7 +294,12 @@ class MatchScreen(Screen[None]):
             moves_changed=moves_changed,
             current=None if self.review is None else self.review.index,
             alert=bool(self._passes) and not self.match.is_over,
+            clocks=self._clocks(),
         )
+
+    def _clocks(self) -> dict[Color, tuple[str, bool]] | None:
+        """Each side's clock as shown and whether it is low; None: an untimed game."""
+        return None
 
     # Match events ------------------------------------------------------------------
     def _on_match_event(self, event: MatchEvent) -> None:
@@ -340,7 +345,11 @@ class MatchScreen(Screen[None]):
     def _game_over(self, result: Result) -> None:
         self.set_status(f"Game over. {headline(result, self._you)}.")
         self._refresh_views(moves_changed=False)
-        self._push_once(GameOverScreen(result, self._you), self._after_game_over)
+        self._push_once(self._game_over_screen(result), self._after_game_over)
+
+    def _game_over_screen(self, result: Result) -> GameOverScreen:
+        """The dialog that says how the game ended and offers what comes next."""
+        return GameOverScreen(result, self._you)
 
     def _after_game_over(self, choice: Choice | None) -> None:
         """The game-over dialog's answer: review the game, then what was chosen."""

@@ -10,16 +10,26 @@ sides. The screen binds only its own keys (``ONLINE_GAME_KEYS``): ``r`` resigns
 after a confirmation, ``t`` says something to the game's audience, ``m`` copies
 the moves, and ``q`` goes back to the lobby while the game goes on. Local play's
 keys (undo, hints, a new game...) are not bound; pressed here, they say why not.
+
+A timed game's clocks tick in the sidebar (the server's reading, counted down
+here), shown reversed when low. The chat keeps every line of the game (the
+server's history first), the newest in view. When the opponent has been gone for
+the grace, ``x`` claims the win or calls a draw. After the game the dialog offers
+a rematch (colours swapped, same clock and rating); the other player's offer opens
+a dialog here, and the new game replaces this one.
 """
 
 from __future__ import annotations
 
-from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 from reversi_tui.engine import Color, Game
-from reversi_tui.match import MatchSettings, PlayerSpec
+from reversi_tui.match import MatchSettings, PlayerSpec, Result
 from reversi_tui.match.sources import MoveSource
 from reversi_tui.net import protocol
 from reversi_tui.net.online import Notice, OnlineSession
@@ -27,12 +37,19 @@ from reversi_tui.net.remote import GameLink
 from reversi_tui.tui import keys
 from reversi_tui.tui.compat.dismiss import ClosesOnce
 from reversi_tui.tui.keys import ONLINE_GAME_KEYS, bindings, refusals
+from reversi_tui.tui.screens.challenge import challenged_screen
 from reversi_tui.tui.screens.chat import ChatScreen
 from reversi_tui.tui.screens.confirm import ConfirmScreen
-from reversi_tui.tui.screens.game_over import Choice
+from reversi_tui.tui.screens.dialog import Dialog
+from reversi_tui.tui.screens.game_over import Choice, GameOverScreen, OnlineGameOverScreen
 from reversi_tui.tui.screens.match_view import MatchScreen
 from reversi_tui.tui.thinking import Advisor
 from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
+from reversi_tui.tui.widgets.chat import ChatPanel, Said
+from reversi_tui.tui.widgets.footer import KeyFooter
+
+#: How often the clocks and the claim grace are looked at (seconds).
+TICK = 0.2
 
 #: What the local-only keys say in an online game.
 NOT_ONLINE = "{what} is not available online: the server holds the game."
@@ -54,11 +71,8 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
     """One online game, played or watched."""
 
     DEFAULT_CSS = """
-    OnlineGameScreen #chat { height: auto; max-height: 4; color: $text; margin-top: 1; }
-    OnlineGameScreen #chat.-empty { display: none; }
+    OnlineGameScreen #chat { color: $text; }
     """
-    #: Chat lines kept in the panel.
-    CHAT_LINES = 3
 
     #: Generated from the key table (tui/keys.py), in the footer's order.
     BINDINGS = bindings(ONLINE_GAME_KEYS)
@@ -98,16 +112,26 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
             reply_delay=0.0,
         )
         self._unsubscribe = session.subscribe(self._on_session)
-        self._chat: list[tuple[str, str]] = []
+        #: Whether the claim was announced since the opponent left.
+        self._claim_said = False
+        #: Rematch offers put to the player here, by challenge.
+        self._offers: set[int] = set()
 
     def _mounted(self) -> None:
         """Hide New game, make room for the chat, and greet."""
         try:
             self.query_one("#new-game").display = False
-            self.sidebar.mount(Static(id="chat", classes="-empty"), before="#status")
+            self.sidebar.mount(ChatPanel(id="chat"), before="#status")
         except NoMatches:  # closed before it mounted
             return
+        self._show_chat()
+        self._show_title()
+        self.set_interval(TICK, self._tick)
         self.call_after_refresh(self._greet)
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        super().on_screen_resume(event)
+        self.session.set_activity("online")
 
     def on_unmount(self) -> None:
         self._unsubscribe()
@@ -119,7 +143,54 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
             return self.link.my_colour is not None and not self.match.is_over and self.link.playable
         if action == "chat":
             return self.link.server == self.session.server and self.link.waiting is None
+        if action == "claim":
+            return self.link.claim_in() == 0.0 and not self.match.is_over
         return super().check_action(action, parameters)
+
+    def _clocks(self) -> dict[Color, tuple[str, bool]] | None:
+        clocks = self.link.clocks
+        if clocks is None:
+            return None
+        now = self.link.now()
+        return {c: (clocks.text(c, now), clocks.low(c, now)) for c in Color}
+
+    def _tick(self) -> None:
+        """Count the running clock down, and say when the game may be claimed."""
+        clocks = self.link.clocks
+        if clocks is not None and clocks.running is not None and not self.match.is_over:
+            try:
+                self._show_sidebar(self._view(0).position, moves_changed=False)
+            except NoMatches:
+                return
+        claim = self.link.claim_in()
+        if claim == 0.0 and not self._claim_said and not self.match.is_over:
+            self._claim_said = True
+            mine = self.link.my_colour
+            assert mine is not None
+            other = self.link.name(mine.opponent)
+            self.set_status(
+                f"{other} has been gone {protocol.ABANDON_GRACE:.0f} s: x claims the win or "
+                "a draw, or wait for them."
+            )
+            self.refresh_bindings()
+        elif claim != 0.0 and self._claim_said:
+            self._claim_said = False
+            self.refresh_bindings()
+
+    def _show_title(self) -> None:
+        """The sidebar's title: the game, its terms, and who watches."""
+        state = self.link.state
+        words = [f"Game {self.link.game}"]
+        clocks = self.link.clocks
+        if clocks is not None:
+            words.append(clocks.control)
+        words.append("rated" if state.rated else "casual")
+        if state.spectators:
+            words.append(f"{state.spectators} watching")
+        try:
+            self.query_one("#title", Static).update(f" {self.glyphs.dot} ".join(words))
+        except NoMatches:
+            return
 
     def _turn_text(self) -> str:
         """Whose turn, by name: the other side is waited for, not "thinking"."""
@@ -163,6 +234,16 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
                     link.rewound = False
                     self.play_on(Game.from_moves(None, link.move_list()))
                 self._show_playable()
+                self._show_title()
+            case protocol.State() if self._is_rematch(event):
+                self.session.open_next = event.origin
+                self.action_leave()
+            case protocol.Challenged(rematch=game) if game == link.game:
+                self._offered(event.challenge)
+            case protocol.ChallengeClosed(challenge=number) if number in self._offers:
+                self.set_status("The rematch offer was withdrawn.")
+            case protocol.ChatHistory(origin=origin) if origin == link.origin:
+                self._show_chat()
             case protocol.Welcome() | protocol.ResumePending():
                 self._show_playable()
             case protocol.Presence(user=user) if user in (
@@ -178,7 +259,7 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
             case protocol.ChatMessage(game=game) if (
                 game == link.game and link.server == self.session.server
             ):
-                self._show_chat(event.from_, event.text)
+                self._show_chat()
             case Notice():  # the connection: lost, reconnecting, back
                 self.set_status(event.text)
 
@@ -190,22 +271,40 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
         if self.link.blocked is not None:
             self.set_status(self.link.blocked)
 
-    def _show_chat(self, user: str, text: str) -> None:
-        """The chat panel: the last few lines, other users' text as plain text (never
-        markup; the server has already replaced control characters)."""
-        self._chat = [*self._chat, (user, text)][-self.CHAT_LINES :]
-        lines = Text()
-        for number, (who, said) in enumerate(self._chat):
-            if number:
-                lines.append("\n")
-            lines.append(f"{who}: ", style="bold")
-            lines.append(said)
+    def _show_chat(self) -> None:
+        """The chat panel: every line of this game kept here, the newest in view;
+        other users' text as plain text (the server has replaced control characters)."""
+        lines = self.session.picture.chat.get(self.link.origin, [])
         try:
-            panel = self.query_one("#chat", Static)
+            panel = self.query_one("#chat", ChatPanel)
         except NoMatches:
             return
-        panel.update(lines)
-        panel.set_class(False, "-empty")
+        panel.show(Said(line.from_, line.text, line.watcher) for line in lines)
+
+    def _is_rematch(self, state: protocol.State) -> bool:
+        """A new game between this game's two players: the rematch, accepted."""
+        old = self.link.state
+        return (
+            self.link.my_colour is not None
+            and state.origin != old.origin
+            and state.ply == 0
+            and state.status == "active"
+            and {state.black, state.white} == {old.black, old.white}
+            and self.match.is_over
+        )
+
+    def _offered(self, number: int) -> None:
+        """The other player offers a rematch: Accept/Decline here."""
+        challenge = self.session.picture.challenges.get(number)
+        if challenge is None or number in self._offers:
+            return
+        self._offers.add(number)
+
+        def answer(yes: bool | None) -> None:
+            if number in self.session.picture.challenges:
+                self.session.answer(number, bool(yes))
+
+        self._push_once(challenged_screen(challenge), answer)
 
     # Keys --------------------------------------------------------------------------
     def _nobody_here_plays(self, key: str) -> None:
@@ -243,6 +342,69 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
 
         self._push_once(ChatScreen(f"Say something in game {self.link.game}"), said)
 
+    def _game_over_screen(self, result: Result) -> GameOverScreen:
+        """Review, a rematch (for a player), or back to the lobby."""
+        return OnlineGameOverScreen(result, self._you, rematch=self.link.my_colour is not None)
+
     def _chosen_after_game(self, choice: Choice) -> None:
-        """A new game or quitting, chosen after the game: back to the lobby."""
+        """A rematch offered, or back to the lobby."""
+        if choice == "rematch":
+            mine = self.link.my_colour
+            if mine is not None and self.session.rematch(self.link.game):
+                other = self.link.name(mine.opponent)
+                self.set_status(f"Rematch offered to {other}: the new game opens when they accept.")
+            return
         self.action_leave()
+
+    def action_claim(self) -> None:
+        """``x``: the opponent has been gone for the grace: the win, a draw, or wait."""
+        mine = self.link.my_colour
+        if mine is None or self.link.claim_in() != 0.0 or self.match.is_over:
+            self.set_status("Nothing to claim: your opponent is here, or not gone long enough.")
+            return
+        other = self.link.name(mine.opponent)
+
+        def answer(outcome: str | None) -> None:
+            if outcome in ("win", "draw"):
+                self.session.claim(self.link.game, outcome)
+
+        self._push_once(ClaimScreen(other), answer)
+
+
+class ClaimScreen(Dialog[str | None]):
+    """The opponent left: ``w`` claims the win, ``d`` calls a draw, Esc waits."""
+
+    DEFAULT_CSS = "ClaimScreen > .dialog { width: 56; }"
+    AUTO_FOCUS = "#wait"
+    BINDINGS = [
+        Binding("w", "answer('win')", "Claim the win"),
+        Binding("d", "answer('draw')", "Draw"),
+        Binding("escape", "answer('')", "Wait"),
+    ]
+
+    def __init__(self, opponent: str) -> None:
+        super().__init__()
+        self.opponent = opponent
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(f"{self.opponent} has left", classes="dialog-title", markup=False)
+            yield Static(
+                f"{self.opponent} has been gone for more than "
+                f"{protocol.ABANDON_GRACE:.0f} seconds. Claim the win, end the game as a "
+                "draw, or keep waiting for them to come back?",
+                classes="dialog-text",
+                markup=False,
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Win (w)", id="win", variant="primary")
+                yield Button("Draw (d)", id="draw")
+                yield Button("Wait (Esc)", id="wait")
+        yield KeyFooter()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_answer(event.button.id or "")
+
+    def action_answer(self, outcome: str) -> None:
+        self.dismiss(outcome or None)

@@ -227,11 +227,13 @@ class Sidebar(Vertical):
         moves_changed: bool = True,
         current: int | None = None,
         alert: bool = False,
+        clocks: dict[Color, tuple[str, bool]] | None = None,
     ) -> None:
         """Counts and the turn marker from ``pos``, the move list from ``plies``.
 
         ``current`` is the review index (plies shown), None live; ``alert``
-        highlights the turn line (a pass just happened).
+        highlights the turn line (a pass just happened); ``clocks`` are each side's
+        time left as shown and whether it is low (a timed online game).
         """
         glyphs = self.glyphs
         for color in Color:
@@ -243,8 +245,14 @@ class Sidebar(Vertical):
             line.add_column(
                 no_wrap=True, overflow="crop" if glyphs.ascii_only else "ellipsis", ratio=1
             )
+            cells = [who]
+            if clocks is not None:
+                shown, low = clocks[color]
+                line.add_column(justify="right", width=8)
+                cells.append(Text(shown, "bold reverse" if low else "bold"))
             line.add_column(justify="right", width=3)
-            line.add_row(who, Text(str(pos.count(color)), "bold"))
+            cells.append(Text(str(pos.count(color)), "bold"))
+            line.add_row(*cells)
             self.query_one(f"#player-{color.name.lower()}", Static).update(line)
         self.query_one(ScoreBar).set_counts(pos.count(Color.BLACK), pos.count(Color.WHITE))
         turn = self.query_one("#turn", Static)
