@@ -33,6 +33,7 @@ from reversi_tui.match.sources import MoveRequest, PlayResult
 from reversi_tui.net.clocks import ClockFace
 from reversi_tui.net.protocol import ABANDON_GRACE, ClientMessage, State, side_name
 from reversi_tui.net.protocol import MoveRequest as MoveMessage
+from reversi_tui.records.online_facts import OnlineFacts
 
 Send = Callable[[ClientMessage], bool]
 #: This client's monotonic time, in seconds (a fake one in tests).
@@ -91,6 +92,23 @@ def record_of(state: State) -> GameRecord:
     return GameRecord.of(
         game, players, started=datetime.fromisoformat(state.started), result=result_of(state)
     )
+
+
+def online_facts(state: State) -> OnlineFacts:
+    """What the records keep of a finished online game: rated or not, its clock, and
+    for a rated game each player's rating after it and the change."""
+    clock = state.clock
+    control = None if clock is None else (clock.minutes, clock.increment)
+    ratings: dict[Color, tuple[int, int]] | None = None
+    provisional: frozenset[Color] = frozenset()
+    change = None if state.result is None else state.result.rating_change
+    names = {Color.BLACK: state.black, Color.WHITE: state.white}
+    if state.rated and change is not None and all(
+        names[c] in state.ratings and names[c] in change for c in Color
+    ):
+        ratings = {c: (state.ratings[names[c]].rating, change[names[c]]) for c in Color}
+        provisional = frozenset(c for c in Color if state.ratings[names[c]].provisional)
+    return OnlineFacts(state.rated, control, ratings, provisional)
 
 
 class GameLink:

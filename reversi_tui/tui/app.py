@@ -237,13 +237,16 @@ class ReversiApp(App[int]):
         return bool(await answer)
 
     def _record_online(self, state: State) -> None:
-        """A finished online game of the player's, into their records once."""
-        from reversi_tui.net.remote import record_of
+        """A finished online game of the player's, into their records once, with its
+        clock and, for a rated game, both players' ratings after it."""
+        from reversi_tui.net.remote import online_facts, record_of
 
         if self.keeper is None:
             return
         names = {Color.BLACK: state.black, Color.WHITE: state.white}
-        self.keeper.add_record(record_of(state), names, source=state.origin)
+        self.keeper.add_record(
+            record_of(state), names, source=state.origin, online=online_facts(state)
+        )
 
     def _resume_chosen(self, item: Resumable | None) -> None:
         if item is not None:

@@ -300,3 +300,29 @@ async def test_a_flag_or_a_claim_ends_the_match_through_a_source(
     from reversi_tui.net.remote import record_of
 
     assert record_of(state).result == ended
+
+
+def test_the_records_keep_a_rated_game_s_clock_and_ratings() -> None:
+    from reversi_tui.net.remote import online_facts
+
+    server = Server()
+    server.game.play(parse_square("d3"))
+    clock = protocol.Clock(black_ms=1, white_ms=0, running=None, minutes=3, increment=2)
+    result = protocol.GameResult(
+        winner="black", black=4, white=1, score=(63, 1), reason="time",
+        rating_change={"ann": 12, "bob": -12},
+    )  # fmt: skip
+    ratings = {
+        "ann": protocol.Rating(rating=1512, deviation=300, provisional=True),
+        "bob": protocol.Rating(rating=1488, deviation=90, provisional=False),
+    }
+    state = msgspec_replace(
+        state_of(9, "ann", "bob", server.game, clock=clock, rated=True, ratings=ratings),
+        status="finished", turn=None, result=result,
+    )  # fmt: skip
+    facts = online_facts(state)
+    assert facts.rated and facts.control == (3, 2)
+    assert facts.rating(Color.BLACK) == (1512, 12) and facts.rating(Color.WHITE) == (1488, -12)
+    assert facts.provisional == frozenset({Color.BLACK})
+    casual = online_facts(msgspec_replace(state, rated=False, clock=None))
+    assert not casual.rated and casual.control is None and casual.ratings is None
