@@ -103,8 +103,10 @@ def online_facts(state: State) -> OnlineFacts:
     provisional: frozenset[Color] = frozenset()
     change = None if state.result is None else state.result.rating_change
     names = {Color.BLACK: state.black, Color.WHITE: state.white}
-    if state.rated and change is not None and all(
-        names[c] in state.ratings and names[c] in change for c in Color
+    if (
+        state.rated
+        and change is not None
+        and all(names[c] in state.ratings and names[c] in change for c in Color)
     ):
         ratings = {c: (state.ratings[names[c]].rating, change[names[c]]) for c in Color}
         provisional = frozenset(c for c in Color if state.ratings[names[c]].provisional)
