@@ -199,3 +199,21 @@ async def test_after_a_welcome_the_player_goes_straight_back_into_their_game() -
         )
         await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)
         assert app.screen.link.origin == "s1:1"
+
+
+async def test_players_who_arrive_later_take_the_keys_without_a_click() -> None:
+    # Found by hand: the tables were empty when the lobby opened, so nothing had the
+    # focus, and Down did nothing when players arrived.
+    session, sent = hand_session()
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await open_lobby(app, pilot, session)
+        assert lobby.focused is None
+        session.receive(protocol.LobbyReply(players=[player("ann"), player("bob")], games=[]))
+        await pilot.pause()
+        assert lobby.focused is lobby.query_one("#players", DataTable)
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengeScreen), LIMIT)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), LIMIT)
+        assert isinstance(sent[-1], protocol.Challenge) and sent[-1].to == "bob"

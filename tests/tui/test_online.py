@@ -266,6 +266,12 @@ async def test_a_timed_rated_game_shows_its_clocks_and_offers_a_rematch(
         # bob resigns: the dialog offers a rematch, which reaches bob with the same terms
         bob.send(type="resign", game=state["game"])
         await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameOverScreen), LIMIT)
+        over = app.screen
+        assert over.check_action("choose", ("new",)) is False  # no local "New game" online
+        assert over.check_action("choose", ("quit",)) is False
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is over
         await pilot.press("m")
         offer = await bob.expect("challenged")
         assert offer["rematch"] == state["game"] and offer["clock"] == clock and offer["rated"]

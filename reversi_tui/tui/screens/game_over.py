@@ -132,8 +132,10 @@ class OnlineGameOverScreen(GameOverScreen):
         yield KeyFooter()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "choose" and parameters == ("rematch",):
-            return self.rematch
+        """Only this dialog's choices (the local dialog's n and q are inherited)."""
+        if action == "choose":
+            offered = {"review", "lobby"} | ({"rematch"} if self.rematch else set())
+            return parameters[0] in offered if parameters else False
         return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

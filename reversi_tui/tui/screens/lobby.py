@@ -232,6 +232,12 @@ class LobbyScreen(ClosesOnce, Screen[None]):
         table.set_class(empty, "-empty")
         table.can_focus = not empty
         self.query_one(f"#{name}-empty", Static).set_class(empty, "-shown")
+        if empty and self.focused is table:
+            self.set_focus(None)
+        if self.focused is None:  # the first table with rows takes the keys
+            first = next((t for t in self.query(DataTable).results(DataTable) if t.can_focus), None)
+            if first is not None:
+                first.focus()
 
     # Messages from the server ------------------------------------------------------
     def _on_session(self, event: protocol.ServerMessage | Notice) -> None:

@@ -246,7 +246,7 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
                 self._show_chat()
             case protocol.Welcome() | protocol.ResumePending():
                 self._show_playable()
-            case protocol.Presence(user=user) if user in (
+            case protocol.Presence(user=user) if user != self.session.user and user in (
                 link.name(Color.BLACK),
                 link.name(Color.WHITE),
             ):
