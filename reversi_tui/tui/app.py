@@ -337,7 +337,9 @@ class ReversiApp(App[int]):
                 yield command
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(self.game_screen.glyphs, mouse=self.mouse))
+        """The help of the game shown: an online game's keys over one, local play's else."""
+        online = type(self.screen).__name__ == "OnlineGameScreen"
+        self.push_screen(HelpScreen(self.game_screen.glyphs, mouse=self.mouse, online=online))
 
 
 def job_control() -> bool:

@@ -279,13 +279,27 @@ GAME_COMMANDS: tuple[KeyAction, ...] = (
 )
 
 # The online game screen ------------------------------------------------------------
-RESIGN = KeyAction("resign", "r", "Resign")
-CHAT = KeyAction("chat", "t", "Talk")
-LEAVE_GAME = KeyAction("leave", "q,escape", "Lobby")
+RESIGN = KeyAction("resign", "r", "Resign", help_keys="r", help="resign (after a confirmation)")
+CHAT = KeyAction(
+    "chat", "t", "Talk", help_keys="t", help="say something to the players and watchers"
+)
+LEAVE_GAME = KeyAction(
+    "leave",
+    "q,escape",
+    "Lobby",
+    help_keys="q  Esc",
+    help="back to the lobby (the game goes on; Enter on it comes back)",
+)
 
 #: The online game's keys, in the footer's order: local play's keys are not bound here
 #: (the online screen says why not when one is pressed: ``refusals``).
-CLAIM = KeyAction("claim", "x", "Claim")
+CLAIM = KeyAction(
+    "claim",
+    "x",
+    "Claim",
+    help_keys="x",
+    help="your opponent has been gone 40 s: claim the win or a draw",
+)
 
 ONLINE_GAME_KEYS: tuple[KeyAction, ...] = (
     REVIEW_BACK,
@@ -298,6 +312,21 @@ ONLINE_GAME_KEYS: tuple[KeyAction, ...] = (
     CHAT,
     CLAIM,
     COPY_MOVES,
+)
+#: The help's key list over an online game, in its order.
+ONLINE_GAME_HELP: tuple[KeyAction, ...] = (
+    CURSOR,
+    PLAY,
+    NEXT_LEGAL,
+    JUMP,
+    RESIGN,
+    CHAT,
+    CLAIM,
+    COPY_MOVES,
+    LEAVE_GAME,
+    DIALOG,
+    PALETTE,
+    HELP,
 )
 #: The local game's keys an online game does not have.
 LOCAL_ONLY_KEYS: tuple[KeyAction, ...] = tuple(

@@ -14,6 +14,7 @@ from reversi_tui.net.client import Client
 from reversi_tui.net.online import OnlineSession
 from reversi_tui.tui.online_alerts import OnlineAlerts
 from reversi_tui.tui.screens.challenge import ChallengedScreen, ChallengeScreen
+from reversi_tui.tui.screens.help import ONLINE_KEYS, HelpScreen
 from reversi_tui.tui.screens.lobby import LobbyScreen
 from reversi_tui.tui.screens.lobby_help import LOBBY_KEY_ROWS, LobbyHelpScreen
 from reversi_tui.tui.screens.online_game import OnlineGameScreen
@@ -199,6 +200,12 @@ async def test_after_a_welcome_the_player_goes_straight_back_into_their_game() -
         )
         await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)
         assert app.screen.link.origin == "s1:1"
+        # ? over an online game is that game's help: its own keys, not local play's
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), LIMIT)
+        assert app.screen.online
+        assert "resign (after a confirmation)" in dict(ONLINE_KEYS).values()
+        assert "undo (takes back the computer's reply too)" not in dict(ONLINE_KEYS).values()
 
 
 async def test_players_who_arrive_later_take_the_keys_without_a_click() -> None:

@@ -17,7 +17,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
-from reversi_tui.tui.keys import GAME_HELP, REVIEW_HELP, help_rows
+from reversi_tui.tui.keys import GAME_HELP, ONLINE_GAME_HELP, REVIEW_HELP, help_rows
 from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.widgets.board import mark_css
 from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
@@ -25,6 +25,18 @@ from reversi_tui.tui.widgets.footer import KeyFooter
 
 #: The keys during a game: (keys, what they do), from the key table (tui/keys.py).
 KEYS: tuple[tuple[str, str], ...] = help_rows(GAME_HELP)
+
+#: The keys during an online game.
+ONLINE_KEYS: tuple[tuple[str, str], ...] = help_rows(ONLINE_GAME_HELP)
+
+#: What an online game adds to the notes.
+ONLINE_NOTES = (
+    "An online game is held by the server: undo, hints, pausing and new games are local "
+    "play's (each says so here). Moves reach the board when the server has them.",
+    "With a clock, both clocks tick in the sidebar; the one running turns reversed under "
+    "20 seconds, and a flag that falls ends the game. After the game the dialog offers a "
+    "rematch (m) with the colours swapped, or the lobby (q).",
+)
 
 #: The keys in review, once a game is over.
 REVIEW_KEYS: tuple[tuple[str, str], ...] = help_rows(REVIEW_HELP)
@@ -196,11 +208,15 @@ class HelpScreen(Dialog[None]):
     """
     BINDINGS = [Binding("question_mark,escape,q", "close", "Close help")]
 
-    def __init__(self, glyphs: Glyphs = UNICODE, *, mouse: bool = True) -> None:
-        """``glyphs`` are the board's; ``mouse`` says whether the app listens to the mouse."""
+    def __init__(
+        self, glyphs: Glyphs = UNICODE, *, mouse: bool = True, online: bool = False
+    ) -> None:
+        """``glyphs`` are the board's; ``mouse`` says whether the app listens to the mouse;
+        ``online``: over an online game (its own keys and notes)."""
         super().__init__()
         self.glyphs = glyphs
         self.mouse = mouse
+        self.online = online
         if glyphs.ascii_only:
             self.add_class("-ascii")
 
@@ -209,12 +225,14 @@ class HelpScreen(Dialog[None]):
         with VerticalScroll() as scroll:
             scroll.border_title = "Reversi - help"
             scroll.border_subtitle = "Up/Down scroll - ? or Esc closes"
-            yield Static(key_table(help_keys(mouse=mouse)), id="keys")
+            keys = ONLINE_KEYS + (MOUSE_KEYS if mouse else ()) if self.online else None
+            yield Static(key_table(keys or help_keys(mouse=mouse)), id="keys")
             yield Static("In review, after a game", classes="heading")
             yield Static(key_table(REVIEW_KEYS), id="review-keys")
             yield Static("On the board", classes="heading")
             yield Legend(self.glyphs, id="legend")
-            yield Static(_notes(help_notes(mouse=mouse)), id="notes")
+            notes = ONLINE_NOTES if self.online else help_notes(mouse=mouse)
+            yield Static(_notes(notes), id="notes")
             yield Static("Rules", classes="heading")
             yield Static(RULES, id="rules")
         yield KeyFooter()
