@@ -14,7 +14,12 @@ from datetime import UTC, datetime
 
 from reversi_tui.engine import PASS, Color, Game, Move, Position, square_name
 from reversi_tui.match.record import GameRecord, RecordError, Result, Termination
-from reversi_tui.match.settings import MatchSettings, PlayerSpec, handicap_of
+from reversi_tui.match.settings import (
+    MOST_THINK_SECONDS,
+    MatchSettings,
+    PlayerSpec,
+    handicap_of,
+)
 
 #: Spellings of a pass in game files (any case).
 PASS_WORDS = frozenset({"pass", "pa", "ps", "--"})
@@ -195,12 +200,20 @@ def parse_player_tag(text: str | None) -> PlayerSpec:
     try:
         if len(words) in (2, 3) and words[0] == "computer":
             think = float(words[2]) if len(words) == 3 else None
-            return PlayerSpec.computer(words[1], think)
+            return _at_most_an_hour(PlayerSpec.computer(words[1], think))
         if text is not None:
-            return PlayerSpec.from_text(text)
+            return _at_most_an_hour(PlayerSpec.from_text(text))
     except ValueError:
         pass
     return PlayerSpec.human()
+
+
+def _at_most_an_hour(spec: PlayerSpec) -> PlayerSpec:
+    """A computer from a file thinks at most ``MOST_THINK_SECONDS`` a move, as the
+    command line allows (a file could ask for a year)."""
+    if spec.think_time is not None and spec.think_time > MOST_THINK_SECONDS:
+        return replace(spec, think_time=MOST_THINK_SECONDS)
+    return spec
 
 
 def check_result(game: Game, black: int, white: int, written: str) -> None:

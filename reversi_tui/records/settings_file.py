@@ -9,7 +9,6 @@ version's, a typo) are ignored. Each read gives at most one line to tell the pla
 
 from __future__ import annotations
 
-import math
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -18,7 +17,7 @@ from typing import Any
 
 import tomli_w
 
-from reversi_tui.match.settings import LEVEL_NAMES, PlayerSpec
+from reversi_tui.match.settings import LEVEL_NAMES, MOST_THINK_SECONDS, PlayerSpec
 from reversi_tui.players import can_play
 from reversi_tui.records.atomic import atomic_write, set_aside
 from reversi_tui.records.paths import StorageError, storage_error
@@ -66,6 +65,8 @@ def _player(value: Any) -> str | None:
         spec = PlayerSpec.from_text(value)
     except ValueError:
         return None
+    if spec.think_time is not None and spec.think_time > MOST_THINK_SECONDS:
+        return None
     return spec.text if can_play(spec) else None
 
 
@@ -81,7 +82,7 @@ def _colour(value: Any) -> str | None:
 def _think_time(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value) if value > 0 and math.isfinite(value) else None
+    return float(value) if 0 < value <= MOST_THINK_SECONDS else None
 
 
 def _pace(value: Any) -> float | None:
@@ -111,7 +112,7 @@ _EXPECTED = {
     "white": _PLAYER,
     "handicap": "a whole number from 0 to 4",
     "handicap_colour": "black or white",
-    "think_time": "a number of seconds above 0",
+    "think_time": "a number of seconds above 0, at most 3600",
     "pace": "a number of seconds from 0 to 3600",
     "bell": "true or false",
 }

@@ -347,3 +347,11 @@ def test_a_resigned_game_is_written_with_its_score_and_reads_back_resigned(loser
     assert back.result.winner is loser.opponent
     assert back.result.final_score == result.final_score
     assert back.moves == record.moves
+
+
+@pytest.mark.parametrize("tag", ["computer hard 86400", "hard/1e9s"])
+def test_a_file_cannot_make_the_computer_think_for_days(tag: str) -> None:
+    """A PGN's player tag asking for more than an hour a move plays at an hour (issue 17)."""
+    text = OLD_PGN.replace("computer easy", tag)
+    black = read_pgn(text).record.black
+    assert black.level == "hard" and black.think_time == 3600.0

@@ -254,3 +254,10 @@ def test_the_bell_is_a_boolean(tmp_path: Path) -> None:
     assert load_settings(settings_path(tmp_path, "bell = true\n"))[0].bell is True
     settings, problem = load_settings(settings_path(tmp_path, 'bell = "yes"\n'))
     assert settings.bell is False and problem is not None and "true or false" in problem
+
+
+@pytest.mark.parametrize("line", ["think_time = 1e9", 'black = "hard/99999s"'])
+def test_a_think_time_over_an_hour_is_refused(tmp_path: Path, line: str) -> None:
+    """A settings file cannot make the computer think for days (issue 17)."""
+    settings, problem = load_settings(settings_path(tmp_path, line + "\n"))
+    assert settings == StoredSettings() and problem is not None
