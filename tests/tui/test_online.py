@@ -267,6 +267,8 @@ async def test_a_timed_rated_game_shows_its_clocks_and_offers_a_rematch(
         bob.send(type="resign", game=state["game"])
         await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameOverScreen), LIMIT)
         over = app.screen
+        assert isinstance(over, OnlineGameOverScreen)
+        assert over.ratings.startswith("Ratings: bob 1") and "ann 1" in over.ratings
         assert over.check_action("choose", ("new",)) is False  # no local "New game" online
         assert over.check_action("choose", ("quit",)) is False
         await pilot.press("n")

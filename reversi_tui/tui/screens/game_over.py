@@ -112,10 +112,14 @@ class OnlineGameOverScreen(GameOverScreen):
         Binding("q", "choose('lobby')", "Lobby"),
     ]
 
-    def __init__(self, result: Result, you: Color | None = None, *, rematch: bool) -> None:
-        """``rematch``: the player here may offer one (a player, not a watcher)."""
+    def __init__(
+        self, result: Result, you: Color | None = None, *, rematch: bool, ratings: str = ""
+    ) -> None:
+        """``rematch``: the player here may offer one (a player, not a watcher);
+        ``ratings``: a rated game's new ratings, in words."""
         super().__init__(result, you)
         self.rematch = rematch
+        self.ratings = ratings
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -123,7 +127,10 @@ class OnlineGameOverScreen(GameOverScreen):
             yield Static(
                 headline_sentence(self.result, self.you), classes="dialog-text", id="headline"
             )
-            yield Static(result_text(self.result), classes="dialog-text", id="details")
+            details = result_text(self.result)
+            if self.ratings:
+                details += f"\n{self.ratings}"
+            yield Static(details, classes="dialog-text", id="details", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Review (r)", id="review", variant="primary", compact=True)
                 if self.rematch:

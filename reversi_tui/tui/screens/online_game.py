@@ -344,7 +344,12 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
 
     def _game_over_screen(self, result: Result) -> GameOverScreen:
         """Review, a rematch (for a player), or back to the lobby."""
-        return OnlineGameOverScreen(result, self._you, rematch=self.link.my_colour is not None)
+        return OnlineGameOverScreen(
+            result,
+            self._you,
+            rematch=self.link.my_colour is not None,
+            ratings=ratings_words(self.link.state),
+        )
 
     def _chosen_after_game(self, choice: Choice) -> None:
         """A rematch offered, or back to the lobby."""
@@ -369,6 +374,21 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
                 self.session.claim(self.link.game, outcome)
 
         self._push_once(ClaimScreen(other), answer)
+
+
+def ratings_words(state: protocol.State) -> str:
+    """A rated game's new ratings: ``Ratings: ann 1523 (+23), bob 1477? (-23).``"""
+    change = None if state.result is None else state.result.rating_change
+    if not state.rated or not change:
+        return ""
+    parts = []
+    for user in (state.black, state.white):
+        rating = state.ratings.get(user)
+        if rating is None or user not in change:
+            return ""
+        mark = "?" if rating.provisional else ""
+        parts.append(f"{user} {rating.rating}{mark} ({change[user]:+d})")
+    return f"Ratings: {', '.join(parts)}."
 
 
 class ClaimScreen(Dialog[str | None]):
