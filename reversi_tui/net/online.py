@@ -244,25 +244,11 @@ class OnlineSession:
                 for link in self.links.values():
                     link.set_online(message.user, message.online)
             case protocol.Challenged():
-                picture.challenges[message.challenge] = ChallengeInfo(
-                    challenge=message.challenge,
-                    from_=message.from_,
-                    to=self.user or "?",
-                    color=message.color,
-                    clock=message.clock,
-                    rated=message.rated,
-                    rematch=message.rematch,
+                picture.challenges[message.challenge] = _info(
+                    message, message.from_, self.user or "?"
                 )
             case protocol.ChallengeSent():
-                picture.challenges[message.challenge] = ChallengeInfo(
-                    challenge=message.challenge,
-                    from_=self.user or "?",
-                    to=message.to,
-                    color=message.color,
-                    clock=message.clock,
-                    rated=message.rated,
-                    rematch=message.rematch,
-                )
+                picture.challenges[message.challenge] = _info(message, self.user or "?", message.to)
             case protocol.ChatHistory():
                 picture.chat[message.origin] = list(message.lines)[-CHAT_KEPT:]
             case protocol.ChatMessage(game=int() as number):
@@ -522,6 +508,21 @@ class OnlineSession:
     def chat(self, text: str, game: int | None = None) -> bool:
         text = protocol.clean_text(text)[: protocol.MAX_CHAT]
         return bool(text) and self.request(protocol.ChatRequest(text=text, game=game))
+
+
+def _info(
+    message: protocol.Challenged | protocol.ChallengeSent, sender: str, target: str
+) -> ChallengeInfo:
+    """A challenge the user sent or got, as the lobby lists it."""
+    return ChallengeInfo(
+        challenge=message.challenge,
+        from_=sender,
+        to=target,
+        color=message.color,
+        clock=message.clock,
+        rated=message.rated,
+        rematch=message.rematch,
+    )
 
 
 def closed_words(challenge: ChallengeInfo, reason: str, me: str | None) -> str:

@@ -80,23 +80,30 @@ class GameOverScreen(Dialog[Choice]):
         self.result = result
         self.you = you
 
+    def choices(self) -> tuple[tuple[Choice, str], ...]:
+        """The choices after Review: (the choice, also its button's id; its label)."""
+        return (("new", "New game (n)"), ("quit", "Quit (q)"))
+
+    def details(self) -> str:
+        return result_text(self.result)
+
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("Game over", classes="dialog-title")
             yield Static(
                 headline_sentence(self.result, self.you), classes="dialog-text", id="headline"
             )
-            yield Static(result_text(self.result), classes="dialog-text", id="details")
+            yield Static(self.details(), classes="dialog-text", id="details", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Review (r)", id="review", variant="primary", compact=True)
-                yield Button("New game (n)", id="new", compact=True)
-                yield Button("Quit (q)", id="quit", compact=True)
+                for choice, label in self.choices():
+                    yield Button(label, id=choice, compact=True)
         yield KeyFooter()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        choices: dict[str | None, Choice] = {"new": "new", "quit": "quit"}
-        self.dismiss(choices.get(event.button.id, "review"))
+        offered: dict[str, Choice] = {choice: choice for choice, _ in self.choices()}
+        self.dismiss(offered.get(event.button.id or "", "review"))
 
     def action_choose(self, choice: Choice) -> None:
         self.dismiss(choice)
@@ -121,31 +128,17 @@ class OnlineGameOverScreen(GameOverScreen):
         self.rematch = rematch
         self.ratings = ratings
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static("Game over", classes="dialog-title")
-            yield Static(
-                headline_sentence(self.result, self.you), classes="dialog-text", id="headline"
-            )
-            details = result_text(self.result)
-            if self.ratings:
-                details += f"\n{self.ratings}"
-            yield Static(details, classes="dialog-text", id="details", markup=False)
-            with Horizontal(classes="buttons"):
-                yield Button("Review (r)", id="review", variant="primary", compact=True)
-                if self.rematch:
-                    yield Button("Rematch (m)", id="rematch", compact=True)
-                yield Button("Lobby (q)", id="lobby", compact=True)
-        yield KeyFooter()
+    def choices(self) -> tuple[tuple[Choice, str], ...]:
+        rematch: tuple[tuple[Choice, str], ...] = (("rematch", "Rematch (m)"),)
+        return (rematch if self.rematch else ()) + (("lobby", "Lobby (q)"),)
+
+    def details(self) -> str:
+        ratings = f"\n{self.ratings}" if self.ratings else ""
+        return result_text(self.result) + ratings
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only this dialog's choices (the local dialog's n and q are inherited)."""
         if action == "choose":
-            offered = {"review", "lobby"} | ({"rematch"} if self.rematch else set())
+            offered = {"review"} | {choice for choice, _ in self.choices()}
             return parameters[0] in offered if parameters else False
         return True
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        choices: dict[str | None, Choice] = {"rematch": "rematch", "lobby": "lobby"}
-        self.dismiss(choices.get(event.button.id, "review"))
