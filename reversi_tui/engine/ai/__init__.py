@@ -17,7 +17,7 @@ from reversi_tui.engine.ai.names import LEVEL_NAMES
 
 if TYPE_CHECKING:
     from reversi_tui.engine.ai.levels import LEVELS, Level, get_level
-    from reversi_tui.engine.ai.play import choose_move, hint
+    from reversi_tui.engine.ai.play import choose_move, hint, rank_moves
     from reversi_tui.engine.ai.result import SearchCancelled, SearchResult, StopCheck
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "choose_move",
     "get_level",
     "hint",
+    "rank_moves",
 ]
 
 _HOMES = {
@@ -38,6 +39,7 @@ _HOMES = {
     "get_level": "levels",
     "choose_move": "play",
     "hint": "play",
+    "rank_moves": "play",
     "SearchCancelled": "result",
     "SearchResult": "result",
     "StopCheck": "result",

@@ -12,11 +12,17 @@ from __future__ import annotations
 import random
 import time
 
-from reversi_tui.engine.ai.endgame import EndgameResult, final_score, solve
+from reversi_tui.engine.ai.endgame import EndgameResult, final_score, solve, solve_all
 from reversi_tui.engine.ai.evaluation import DISC, Evaluator
 from reversi_tui.engine.ai.levels import Level, base_evaluator, get_level, noise_units
 from reversi_tui.engine.ai.result import SearchCancelled, SearchResult, StopCheck
-from reversi_tui.engine.ai.search import Limits, iterative_deepening, units_to_discs
+from reversi_tui.engine.ai.search import (
+    RANK_ALL,
+    Limits,
+    RootResult,
+    iterative_deepening,
+    units_to_discs,
+)
 from reversi_tui.engine.bitboard import legal_moves
 from reversi_tui.engine.board import PASS, Position
 
@@ -68,20 +74,22 @@ def choose_move(
     rng: random.Random | None = None,
     should_stop: StopCheck | None = None,
     depth: int | None = None,
+    max_depth: int | None = None,
 ) -> SearchResult:
     """The move ``level`` plays in ``position``, with its score and search statistics.
 
     ``think_time`` replaces the level's budget; ``depth`` searches exactly that
-    many plies with no clock (reproducible, for tests and analysis). ``rng``
+    many plies with no clock (reproducible, for tests and analysis); ``max_depth``
+    caps the level's depth while its clock still runs (an engine protocol's
+    ``set depth``). ``rng``
     breaks ties and drives the weaker levels' noise; without one the choice is
     deterministic. Raises ``SearchCancelled`` when ``should_stop`` returns True.
     """
     started = time.perf_counter()
     spec = get_level(level)
     rng = rng if rng is not None else random.Random(0)
-    evaluate = base_evaluator(spec.evaluation)
-    if spec.noise:
-        evaluate = _noisy(evaluate, noise_units(spec), rng)
+    evaluate = _evaluator(spec, rng)
+    cap = _cap(spec, max_depth)
     p, o = position.player, position.opponent
     moves = legal_moves(p, o)
     if not moves:
@@ -96,6 +104,7 @@ def choose_move(
             rng=rng,
             should_stop=should_stop,
             depth=depth,
+            max_depth=max_depth,
         )
         return SearchResult(
             PASS, -reply.score, reply.depth, reply.nodes, reply.seconds, exact=reply.exact
@@ -108,12 +117,12 @@ def choose_move(
         budget *= FORCED_SHARE
     empties = position.empties
     if empties > spec.solve_empties:
-        limits = Limits(spec.max_depth, budget, _margin(spec))
+        limits = Limits(cap, budget, _margin(spec))
         return _search(p, o, evaluate, limits, rng, should_stop, started)
     deadline = started + budget
     fallback = None
     if empties > SOLVE_ALONE_EMPTIES:
-        limits = Limits(spec.max_depth, budget * PRE_SOLVE_SHARE, _margin(spec))
+        limits = Limits(cap, budget * PRE_SOLVE_SHARE, _margin(spec))
         fallback = _search(p, o, evaluate, limits, rng, should_stop, started)
         if fallback.exact:
             return fallback
@@ -121,12 +130,98 @@ def choose_move(
     if solved is None:
         if fallback is None:
             # Rare: the solver missed the deadline with few empties; answer quickly.
-            limits = Limits(spec.max_depth, budget * FORCED_SHARE, _margin(spec))
+            limits = Limits(cap, budget * FORCED_SHARE, _margin(spec))
             return _search(p, o, evaluate, limits, rng, should_stop, time.perf_counter())
         return fallback
     nodes = solved.nodes + (fallback.nodes if fallback is not None else 0)
     seconds = time.perf_counter() - started
     return SearchResult(solved.move, float(solved.score), empties, nodes, seconds, exact=True)
+
+
+def rank_moves(
+    position: Position,
+    level: str,
+    *,
+    think_time: float | None = None,
+    max_depth: int | None = None,
+    rng: random.Random | None = None,
+    should_stop: StopCheck | None = None,
+) -> list[SearchResult]:
+    """Every legal move with its score as ``level`` sees it, best first (empty: no move).
+
+    The same clock and depth as ``choose_move``, but each root move gets a full
+    window, so the scores rank them all (an engine protocol's hint for n moves).
+    Near the end, as the level allows, the exact solver scores them instead;
+    when it misses the deadline the midgame ranking stands.
+    """
+    started = time.perf_counter()
+    spec = get_level(level)
+    rng = rng if rng is not None else random.Random(0)
+    evaluate = _evaluator(spec, rng)
+    cap = _cap(spec, max_depth)
+    p, o = position.player, position.opponent
+    if not legal_moves(p, o):
+        return []
+    budget = spec.budget if think_time is None else think_time
+    if position.empties > spec.solve_empties:
+        return _rank(p, o, evaluate, Limits(cap, budget), rng, should_stop, started)
+    ranked = _rank(p, o, evaluate, Limits(cap, budget * PRE_SOLVE_SHARE), rng, should_stop, started)
+    if ranked[0].exact:
+        return ranked
+    deadline = started + budget
+
+    def stop() -> bool:
+        return (should_stop is not None and should_stop()) or time.perf_counter() >= deadline
+
+    try:
+        solved = solve_all(p, o, stop)
+    except SearchCancelled:
+        if should_stop is not None and should_stop():
+            raise
+        return ranked
+    seconds = time.perf_counter() - started
+    return [
+        SearchResult(sq, float(score), position.empties, ranked[0].nodes, seconds, exact=True)
+        for sq, score in solved
+    ]
+
+
+def _rank(
+    p: int,
+    o: int,
+    evaluate: Evaluator,
+    limits: Limits,
+    rng: random.Random,
+    should_stop: StopCheck | None,
+    started: float,
+) -> list[SearchResult]:
+    """The last completed iteration's score of every root move, best first."""
+    kept: list[tuple[RootResult, dict[int, int]]] = []
+
+    def keep(result: RootResult, scores: dict[int, int]) -> None:
+        kept[:] = [(result, scores)]
+
+    wide = Limits(limits.max_depth, limits.budget, RANK_ALL)
+    _, nodes = iterative_deepening(p, o, evaluate, wide, rng, should_stop, started, keep)
+    result, scores = kept[0]
+    seconds = time.perf_counter() - started
+    ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    return [
+        SearchResult(sq, units_to_discs(v), result.depth, nodes, seconds, result.exact)
+        for sq, v in ranked
+    ]
+
+
+def _evaluator(spec: Level, rng: random.Random) -> Evaluator:
+    """The level's evaluation, blurred by its noise."""
+    evaluate = base_evaluator(spec.evaluation)
+    if spec.noise:
+        evaluate = _noisy(evaluate, noise_units(spec), rng)
+    return evaluate
+
+
+def _cap(spec: Level, max_depth: int | None) -> int:
+    return spec.max_depth if max_depth is None else min(spec.max_depth, max_depth)
 
 
 def _margin(spec: Level) -> int:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from reversi_tui.engine.ai.evaluation import DISC, Evaluator, final_score_units
@@ -250,6 +250,12 @@ class Limits:
     tie_margin: int = 0  # units
 
 
+#: Told each completed iteration's verdict and the exact scores it found, by square.
+IterationHook = Callable[[RootResult, dict[int, int]], None]
+#: A tie margin that gives every root move an exact score (for ranking them all).
+RANK_ALL = 2 * INF
+
+
 def iterative_deepening(
     p: int,
     o: int,
@@ -258,6 +264,7 @@ def iterative_deepening(
     rng: random.Random,
     should_stop: StopCheck | None = None,
     start: float | None = None,
+    on_iteration: IterationHook | None = None,
 ) -> tuple[RootResult, int]:
     """Deepen one ply at a time until the depth limit, the budget, or an exact result.
 
@@ -265,7 +272,8 @@ def iterative_deepening(
     the observed growth, and starts it only when at least ``START_SHARE`` of it
     fits: an unfinished iteration still pays, since its first move is the previous
     best and any move that beats it is searched in full. The hard deadline inside
-    the tree ends it. Returns the verdict and nodes. Needs a legal move.
+    the tree ends it. ``on_iteration`` hears each completed iteration. Returns the
+    verdict and nodes. Needs a legal move.
     """
     t0 = time.perf_counter() if start is None else start
     deadline = None if limits.budget is None else t0 + limits.budget
@@ -293,6 +301,8 @@ def iterative_deepening(
             break
         except _Timeout:
             break
+        if on_iteration is not None:
+            on_iteration(result, scores)
         spent = time.perf_counter() - t_iter
         if last_time > 0.002:
             growth = min(max(spent / last_time, 1.5), 8.0)
