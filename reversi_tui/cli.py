@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from reversi_tui import __version__
-from reversi_tui.commands import arena, bench, convert, history, move, play, serve, solve
+from reversi_tui.commands import arena, bench, convert, engine, history, move, play, serve, solve
 from reversi_tui.commands.options import MOST_SECONDS as MOST_SECONDS  # kept for callers
 from reversi_tui.commands.options import Commands, Parser
 from reversi_tui.commands.play import DEFAULT_DELAY as DEFAULT_DELAY
@@ -44,6 +44,7 @@ COMMANDS: tuple[Callable[[Commands], None], ...] = (
     move.add_parser,
     solve.add_parser,
     arena.add_parser,
+    engine.add_parser,
     play.add_online_parser,
     serve.add_parser,
     convert.add_parser,

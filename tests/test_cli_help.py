@@ -31,6 +31,7 @@ COMMANDS = (
     "reversi move",
     "reversi solve",
     "reversi arena",
+    "reversi engine",
     "reversi online",
     "reversi serve",
     "reversi convert",
