@@ -124,6 +124,11 @@ class LineReader:
         raise LineTooLong
 
 
+class PlayerGaveOut(Exception):
+    """A player failed (an engine that exited, hung or answered nonsense): ``str()`` is
+    the line to show."""
+
+
 class LineHuman:
     """A person typing RowCol moves on standard input; wrong lines are re-prompted."""
 
@@ -181,7 +186,8 @@ def play(
     """Run a game (``game``, or a new one) to its end on the given streams.
 
     Humans type on ``stdin``; every other player comes from ``make_computer``.
-    Raises InputEnded when the input ends first (LineTooLong when it is no lines).
+    Raises InputEnded when the input ends first (LineTooLong when it is no lines),
+    PlayerGaveOut when a player fails.
     """
     lines = LineReader(stdin)
 
@@ -194,6 +200,9 @@ def play(
     match.subscribe(_transcript(match, stdout))
     stdout.write(render_board(match.game.position))
     play_out(match)
+    if match.failure is not None:
+        stdout.flush()
+        raise PlayerGaveOut(f"reversi: {match.failure.reason}")
     stdout.write(result_line(match.game.position))
     stdout.flush()
     return match
@@ -207,7 +216,9 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
 STDIN_CLOSED = "reversi: standard input is closed; line mode reads the moves from it"
 
 
-def run(settings: MatchSettings, *, game: Game | None = None) -> int:
+def run(
+    settings: MatchSettings, *, game: Game | None = None, make_source: SourceFactory = make_source
+) -> int:
     """Play on the process's standard streams; the exit status.
 
     Messages go to standard error, or nowhere when it is closed: never into the
@@ -220,7 +231,10 @@ def run(settings: MatchSettings, *, game: Game | None = None) -> int:
     # blocking readline; raising at once (its handler then stays out) ends the game now.
     signal.signal(signal.SIGINT, _interrupt)
     try:
-        play(settings, sys.stdin.buffer, sys.stdout, game=game)
+        play(settings, sys.stdin.buffer, sys.stdout, game=game, make_computer=make_source)
+    except PlayerGaveOut as failed:
+        warn(str(failed))
+        return 1
     except InputEnded as ended:
         sys.stdout.flush()
         warn(ended.message)

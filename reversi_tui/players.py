@@ -3,7 +3,7 @@
 A local human's request is answered by a key or a click (``offer``: it is the
 one ``LocalInput`` here); the computer's by a search in a worker thread that stops
 when the request is cancelled. Neither holds anything to close. An online player
-is in ``net/remote.py``; an external engine will be one more kind.
+is in ``net/remote.py``; an external engine (GTP, NBoard) in ``players_engine.py``.
 """
 
 from __future__ import annotations
@@ -12,16 +12,17 @@ import asyncio
 import dataclasses
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from reversi_tui.engine import Color, Move, Ply, Position
-from reversi_tui.match.settings import PLAYER_CHOICES, MatchSettings, PlayerKind, PlayerSpec
+from reversi_tui.match.settings import MatchSettings, PlayerKind, PlayerSpec
 from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult, SourceFactory
 
 if TYPE_CHECKING:  # the AI is imported when a computer first searches, off the start-up path
     from reversi_tui.engine.ai.result import SearchResult, StopCheck
+    from reversi_tui.players_engine import EngineConfig
 
 
 class LocalHuman:
@@ -121,31 +122,59 @@ async def run_search(search: Search, position: Position) -> PlayResult:
 
 
 class UnplayableError(ValueError):
-    """A player of a kind this version cannot play (yet); ``str()`` says so in a sentence."""
+    """A player that cannot play here (an engine name nobody configured, a command line
+    that is not one); ``str()`` says so in a sentence."""
 
 
 def _computer(spec: PlayerSpec, seed: int | None) -> MoveSource:
     return Computer(spec.level, spec.think_time, seed, spec.depth)
 
 
-#: The kinds of player that can play, each with how its source is made: a new kind is its
-#: source class and its entry here (its ``PlayerKind`` gives its text form). The kinds
-#: not here can be written and stored but not played: ``make_source`` refuses them.
+def _engine(spec: PlayerSpec, seed: int | None) -> MoveSource:
+    return _engine_with({})(spec, seed)
+
+
+def _engine_with(engines: Mapping[str, EngineConfig]) -> SourceFactory:
+    def make(spec: PlayerSpec, seed: int | None) -> MoveSource:
+        from reversi_tui.players_engine import make_engine_source
+
+        try:
+            return make_engine_source(spec, engines)
+        except ValueError as error:
+            raise UnplayableError(f"{spec.label} cannot play: {error}") from None
+
+    return make
+
+
+#: The kinds of player, each with how its source is made: a new kind is its source class
+#: and its entry here (its ``PlayerKind`` gives its text form). An engine configured by
+#: name (``engine:NAME``) is made only by a factory that knows the configured engines
+#: (``source_factory``).
 SOURCES: dict[PlayerKind, SourceFactory] = {
     PlayerKind.HUMAN: lambda spec, seed: LocalHuman(),
     PlayerKind.COMPUTER: _computer,
+    PlayerKind.GTP: _engine,
+    PlayerKind.NBOARD: _engine,
+    PlayerKind.ENGINE: _engine,
 }
+assert set(SOURCES) == set(PlayerKind)
 
 
-def can_play(spec: PlayerSpec) -> bool:
-    """Whether this version has a source for ``spec``'s kind."""
-    return spec.kind in SOURCES
+def can_play(spec: PlayerSpec, engines: Mapping[str, EngineConfig] | None = None) -> bool:
+    """Whether ``spec`` can play here: every kind can, but an ``engine:NAME`` only when
+    ``engines`` (the configured ones; None: not known yet, so any name) has NAME."""
+    if spec.kind is not PlayerKind.ENGINE or engines is None:
+        return True
+    return spec.program in engines
 
 
-def playable(settings: MatchSettings) -> tuple[MatchSettings, str | None]:
-    """``settings`` with a person at this terminal on each side this version cannot play
-    (an engine named in a file or a save), and a sentence saying so; else unchanged."""
-    swapped = {c: settings.player(c) for c in Color if not can_play(settings.player(c))}
+def playable(
+    settings: MatchSettings, engines: Mapping[str, EngineConfig] | None = None
+) -> tuple[MatchSettings, str | None]:
+    """``settings`` with a person at this terminal on each side that cannot play here (an
+    engine name a file or a save gives that is not configured), and a sentence saying so;
+    else unchanged."""
+    swapped = {c: settings.player(c) for c in Color if not can_play(settings.player(c), engines)}
     if not swapped:
         return settings, None
     replaced = dataclasses.replace(
@@ -154,18 +183,25 @@ def playable(settings: MatchSettings) -> tuple[MatchSettings, str | None]:
         white=PlayerSpec.human() if Color.WHITE in swapped else settings.white,
     )
     named = " and ".join(f"{spec.text} ({colour.title})" for colour, spec in swapped.items())
-    return replaced, f"{named} cannot play in this version: a person here plays that side."
+    return replaced, f"{named}: no engine is configured by that name; a person here plays it."
 
 
 def make_source(spec: PlayerSpec, seed: int | None = None) -> MoveSource:
-    """The standard source for a spec: a local human, or the computer at its level.
+    """The standard source for a spec: a local human, the computer at its level, or an
+    engine by its command line.
 
-    Raises UnplayableError for a kind without a source (an engine, for now).
+    Raises UnplayableError for an engine that cannot be run (a name: see ``source_factory``).
     """
-    factory = SOURCES.get(spec.kind)
-    if factory is None:
-        raise UnplayableError(
-            f"{spec.label} cannot play: {spec.kind} players cannot play yet in this "
-            f"version of reversi (players: {', '.join(PLAYER_CHOICES)})"
-        )
-    return factory(spec, seed)
+    return SOURCES[spec.kind](spec, seed)
+
+
+def source_factory(engines: Mapping[str, EngineConfig]) -> SourceFactory:
+    """``make_source`` that also runs the engines configured by name (``engines``)."""
+    with_engines = _engine_with(engines)
+
+    def make(spec: PlayerSpec, seed: int | None) -> MoveSource:
+        if spec.kind is PlayerKind.ENGINE:
+            return with_engines(spec, seed)
+        return make_source(spec, seed)
+
+    return make

@@ -55,7 +55,7 @@ def test_help_lists_every_option_and_command() -> None:
     [
         ["--black", "grandmaster"],
         ["--black", "hard/2.5"],
-        ["--white", "gtp:edax -gtp"],
+        ["--white", "gtp:edax 'unbalanced"],
         ["--white", "hard/3601s"],
         ["--handicap", "5"],
         ["--handicap", "x"],
@@ -377,10 +377,18 @@ def test_a_player_is_given_in_its_text_form() -> None:
     assert settings.black.think_time == 1.0 and settings.white.think_time == 3.0
 
 
-def test_an_engine_is_refused_on_the_command_line_with_its_reason() -> None:
-    done = reversi("--plain", "--black", "gtp:edax -gtp")
-    assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert "argument --black: GTP engine (edax -gtp) cannot play yet" in done.stderr
+def test_an_engine_that_cannot_play_is_one_line_on_the_command_line() -> None:
+    done = reversi("--plain", "--black", "gtp:no-such-engine -gtp")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        "reversi: GTP engine (no-such-engine -gtp) cannot start: "
+        "no-such-engine is not a program on PATH"
+    )
+    done = reversi("--plain", "--black", "gtp:edax 'unbalanced")
+    assert done.returncode == 2
+    assert 'argument --black: "edax \'unbalanced" is not a command line' in done.stderr
+    done = reversi("--plain", "--black", "engine:Nobody")
+    assert done.returncode == 2 and "no engine is configured as 'Nobody'" in done.stderr
     done = reversi("--plain", "--white", "grandmaster")
     assert "argument --white: unknown level 'grandmaster': a player is written" in done.stderr
 

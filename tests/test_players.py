@@ -79,40 +79,49 @@ async def test_cancelling_a_request_stops_the_search_thread() -> None:
     await asyncio.wait_for(asyncio.get_running_loop().shutdown_default_executor(), 5)
 
 
-@pytest.mark.parametrize("text", ["gtp:edax -gtp", "nboard:edax --nboard", "engine:Edax"])
-def test_an_engine_that_cannot_play_yet_is_refused_by_name(text: str) -> None:
+@pytest.mark.parametrize("text", ["gtp:edax -gtp", "nboard:edax --nboard"])
+def test_an_engine_by_its_command_line_is_a_source_that_starts_when_asked(text: str) -> None:
+    from reversi_tui.players_engine import EngineSource
+
     spec = PlayerSpec.from_text(text)
-    assert not can_play(spec)
-    with pytest.raises(UnplayableError, match=f"{spec.kind} players cannot play yet") as refused:
+    assert can_play(spec)
+    source = make_source(spec)
+    assert isinstance(source, EngineSource) and source.label == spec.label
+
+
+def test_an_engine_name_is_refused_unless_configured() -> None:
+    spec = PlayerSpec.from_text("engine:Edax")
+    assert can_play(spec) and not can_play(spec, {})
+    with pytest.raises(UnplayableError, match="no engine is configured as 'Edax'") as refused:
         make_source(spec)
     assert spec.label in str(refused.value)
 
 
-def test_people_and_the_computer_are_the_kinds_that_play() -> None:
-    assert set(SOURCES) == {PlayerKind.HUMAN, PlayerKind.COMPUTER}
+def test_every_kind_plays() -> None:
+    assert set(SOURCES) == set(PlayerKind)
     assert can_play(PlayerSpec.human()) and can_play(PlayerSpec.computer("hard", 2.0, 6))
 
 
-def test_a_player_this_version_cannot_play_becomes_a_person_here_and_is_said() -> None:
+def test_an_engine_name_nobody_configured_becomes_a_person_here_and_is_said() -> None:
     from reversi_tui.match import MatchSettings
     from reversi_tui.players import playable
 
-    engine = PlayerSpec.from_text("gtp:gtp-rhino -l 3")
-    settings, note = playable(MatchSettings(engine, PlayerSpec.from_text("hard")))
+    engine = PlayerSpec.from_text("engine:Rhino")
+    settings, note = playable(MatchSettings(engine, PlayerSpec.from_text("hard")), {})
     assert settings.black == PlayerSpec.human() and settings.white == PlayerSpec.from_text("hard")
-    assert note is not None and "gtp:gtp-rhino -l 3 (Black) cannot play" in note
-    same, none = playable(MatchSettings(PlayerSpec.human(), PlayerSpec.from_text("easy")))
+    assert note is not None and "engine:Rhino (Black): no engine is configured" in note
+    same, none = playable(MatchSettings(PlayerSpec.human(), PlayerSpec.from_text("easy")), {})
     assert none is None and same == MatchSettings(PlayerSpec.human(), PlayerSpec.from_text("easy"))
 
 
-async def test_the_app_opens_a_game_whose_player_is_an_engine_without_failing() -> None:
+async def test_the_app_opens_a_game_whose_engine_is_not_configured_without_failing() -> None:
     from reversi_tui.match import MatchSettings
     from reversi_tui.tui.app import ReversiApp
 
-    engine = PlayerSpec.from_text("nboard:edax -n 1")
+    engine = PlayerSpec.from_text("engine:Edax")
     app = ReversiApp(MatchSettings(PlayerSpec.human(), engine), delay=0.0, reply_delay=0.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = app.game_screen
-        assert "cannot play in this version" in screen.status
+        assert "no engine is configured by that name" in screen.status
         assert screen.match.settings.white == PlayerSpec.human()

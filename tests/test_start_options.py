@@ -138,19 +138,25 @@ def test_load_plays_on_with_the_players_the_file_names_as_ctrl_o_does(tmp_path: 
     assert (usual.black, usual.white) == (PlayerSpec.human(), PlayerSpec.computer("medium"))
 
 
-def test_load_in_line_mode_of_a_file_naming_an_engine_is_a_person_and_one_line(
+def test_load_in_line_mode_of_a_file_naming_an_engine_plays_it_or_says_why_not(
     tmp_path: Path,
 ) -> None:
-    """An engine this version cannot play (named in a file written by a later one) is
-    played by a person here, and one line says so: no traceback."""
+    """The engine a file names plays again; one that cannot start is one line, no
+    traceback, and an engine name nobody configured here is played by a person."""
     path = tmp_path / "engine.pgn"
     path.write_text(
         '[Event "x"]\n[BlackPlayer "human"]\n[WhitePlayer "gtp:edax -gtp"]\n\n1. f5 *\n'
     )
+    done = plain("--load", str(path))
+    assert "Traceback" not in done.stderr and done.returncode == 1
+    assert done.stderr == (
+        "reversi: GTP engine (edax -gtp) cannot start: edax is not a program on PATH\n"
+    )
+    assert plain("--moves", "f5").stdout.startswith(done.stdout)  # the board, no more
+    path.write_text(path.read_text().replace("gtp:edax -gtp", "engine:Edax"))
     done = plain("--load", str(path))  # White, a person here, is asked for a move
     assert "Traceback" not in done.stderr and done.returncode == 1  # the input ends
-    assert "gtp:edax -gtp (White) cannot play in this version" in done.stderr
-    assert first_board(done.stdout) == first_board(plain("--moves", "f5").stdout)
+    assert "engine:Edax (White): no engine is configured by that name" in done.stderr
     assert "Computer places" not in done.stdout
 
 

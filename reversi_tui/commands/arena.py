@@ -1,4 +1,5 @@
-"""``reversi arena``: levels play each other; the statistics that tune and rank them.
+"""``reversi arena``: any two players play each other (our levels, external engines);
+the statistics that tune and rank them.
 
 Games come in pairs: both games of a pair start from the same opening with the
 colours swapped, so an unbalanced opening cancels out. Openings are a few random
@@ -16,18 +17,28 @@ import statistics
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from reversi_tui.commands.options import Commands, int_range, think_seconds
+from reversi_tui.commands.options import Commands, data_dir_after, int_range, think_seconds
+from reversi_tui.commands.play import StartError, configured_engines, player_option
 from reversi_tui.engine import Color, Game, Position
-from reversi_tui.match import Changed, Match, MatchEvent, MatchSettings, PlayerSpec, play_out
-from reversi_tui.match.settings import LEVEL_NAMES
+from reversi_tui.match import (
+    Changed,
+    Match,
+    MatchEvent,
+    MatchSettings,
+    PlayerKind,
+    PlayerSpec,
+    play_out,
+)
 from reversi_tui.terminal import warn
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
+
+    from reversi_tui.players_engine import Engines
 
 #: Random plies from the start position that make an opening.
 OPENING_PLIES = 6
@@ -53,6 +64,13 @@ class GameSpec:
     white: PlayerSpec
     seed: int
     a_is_black: bool
+    #: The engines configured by name, for an ``engine:NAME`` player.
+    engines: Engines = field(default_factory=dict)
+
+
+class ArenaFailure(Exception):
+    """A player failed in a game (an engine that exited, hung or answered nonsense):
+    ``str()`` says which game and why."""
 
 
 @dataclass(slots=True)
@@ -89,14 +107,14 @@ def openings(seed: int) -> Iterator[tuple[int, ...]]:
 
 def play_game(spec: GameSpec) -> ArenaResult:
     """Play one game to the end and record who won by how much and each move's time."""
-    from reversi_tui.players import make_source
+    from reversi_tui.players import source_factory
 
     settings = MatchSettings(
         black=spec.black,
         white=spec.white,
         seed=spec.seed * 2,  # black's seed; white's is the next one
     )
-    match = Match(settings, make_source, game=Game.from_moves(None, spec.opening))
+    match = Match(settings, source_factory(spec.engines), game=Game.from_moves(None, spec.opening))
     times: dict[Color, list[float]] = {Color.BLACK: [], Color.WHITE: []}
 
     def clock(event: MatchEvent) -> None:
@@ -105,7 +123,9 @@ def play_game(spec: GameSpec) -> ArenaResult:
 
     match.subscribe(clock)
     result = play_out(match)
-    assert result is not None, "an arena game always ends"
+    if match.failure is not None:
+        raise ArenaFailure(f"game {spec.index + 1}: {match.failure.reason}")
+    assert result is not None, "an arena game ends or fails"
     black, white = result.final_score
     a, b = (Color.BLACK, Color.WHITE) if spec.a_is_black else (Color.WHITE, Color.BLACK)
     diff_black = black - white
@@ -124,8 +144,8 @@ def game_specs(args: argparse.Namespace) -> Iterator[GameSpec]:
     Each opening costs a short search, so they are worked out as the games need
     them: ``--games 100000`` starts at once instead of after minutes of silence.
     """
-    a = PlayerSpec.computer(args.black, args.think_time, args.depth)
-    b = PlayerSpec.computer(args.white, args.think_time, args.depth)
+    a, b = (_side(text, args) for text in (args.black, args.white))
+    engines = configured_engines(args, MatchSettings(a, b))
     stream = openings(args.seed)
     opening: tuple[int, ...] = ()
     for i in range(args.games):
@@ -133,13 +153,21 @@ def game_specs(args: argparse.Namespace) -> Iterator[GameSpec]:
             opening = next(stream)
         a_black = i % 2 == 0
         black, white = (a, b) if a_black else (b, a)
-        yield GameSpec(i, opening, black, white, args.seed * 100_003 + i, a_black)
+        yield GameSpec(i, opening, black, white, args.seed * 100_003 + i, a_black, engines)
+
+
+def _side(text: str, args: argparse.Namespace) -> PlayerSpec:
+    """A side's player: ``--think-time`` and ``--depth`` go to a level without its own."""
+    spec = PlayerSpec.parse(text, args.think_time)
+    if spec.kind is PlayerKind.COMPUTER and spec.depth is None and args.depth is not None:
+        return replace(spec, depth=args.depth)
+    return spec
 
 
 def labels(black: str, white: str) -> tuple[str, str]:
-    """The names of the two sides: their levels, with the option that set each when equal.
+    """The names of the two sides: their players, with the option that set each when equal.
 
-    The ``--black`` level plays black in odd-numbered games and white in the others,
+    The ``--black`` player plays black in odd-numbered games and white in the others,
     so its option names it better than a colour would.
     """
     if black == white:
@@ -176,12 +204,19 @@ def summary(records: list[ArenaResult], label_a: str, label_b: str) -> list[str]
 
 def add_parser(commands: Commands) -> None:
     """``reversi arena``'s options; ``run`` is its handler."""
-    arena = commands.add_parser("arena", help="levels play each other: the statistics")
-    arena.add_argument(
-        "--black", choices=LEVEL_NAMES, required=True, metavar="LEVEL", help="level of one side"
+    arena = commands.add_parser(
+        "arena", help="players (levels, engines) play each other: the statistics"
     )
     arena.add_argument(
-        "--white", choices=LEVEL_NAMES, required=True, metavar="LEVEL", help="level of the other"
+        "--black",
+        type=player_option,
+        required=True,
+        metavar="PLAYER",
+        help="one side: a level (hard, hard/2s, hard/6ply) or an engine (gtp:COMMAND, "
+        "nboard:COMMAND, engine:NAME)",
+    )
+    arena.add_argument(
+        "--white", type=player_option, required=True, metavar="PLAYER", help="the other side"
     )
     arena.add_argument(
         "--games",
@@ -198,6 +233,7 @@ def add_parser(commands: Commands) -> None:
     )
     arena.add_argument("--depth", type=int_range(1, 60), help="fixed depth for both sides")
     arena.add_argument("--seed", type=int, default=1, help="seed for openings and choices")
+    data_dir_after(arena, "read the engines configured by name from the settings file in DIR")
     arena.set_defaults(handler=run)
 
 
@@ -227,12 +263,18 @@ def run(args: argparse.Namespace) -> int:
     except _Stopped as stopped:
         warn(f"reversi arena: stopped by {signal.Signals(stopped.signum).name}")
         return 128 + stopped.signum
+    except (ArenaFailure, StartError) as failed:
+        warn(f"reversi arena: {failed}")
+        status = 1 if isinstance(failed, ArenaFailure) else 2
+    else:
+        status = 0
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-    for line in summary(records, label_a, label_b):
-        print(line)
-    return 0
+    if records:
+        for line in summary(records, label_a, label_b):
+            print(line)
+    return status
 
 
 class _Stopped(Exception):

@@ -23,12 +23,12 @@ from reversi_tui.commands.options import (
 )
 from reversi_tui.engine import Color, Game
 from reversi_tui.engine.notation import NotationError
-from reversi_tui.match import MatchSettings, PlayerSpec
-from reversi_tui.match.settings import LEVEL_NAMES
+from reversi_tui.match import MatchSettings, PlayerKind, PlayerSpec
 from reversi_tui.records.paths import DATA_DIR_ENV, file_kind
 from reversi_tui.terminal import is_terminal, terminal_problem, use_ascii, warn
 
 if TYPE_CHECKING:
+    from reversi_tui.players_engine import Engines
     from reversi_tui.records.settings_file import StoredSettings
 
 #: The most bytes ``--load`` reads: game files are a few kilobytes.
@@ -56,22 +56,21 @@ def _non_negative_float(text: str) -> float:
     return seconds(text, zero_ok=True, most=MOST_SECONDS)
 
 
-def _player(text: str) -> str:
+def player_option(text: str) -> str:
     """A ``--black``/``--white`` value: a player's text form (``human``, ``hard``,
-    ``hard/2.5s``...: see ``PlayerSpec``) that this version can play, in its one spelling."""
+    ``hard/2.5s``, ``gtp:gtp-rhino -l 5``...: see ``PlayerSpec``), in its one spelling.
+    An engine's command line must split into words; a configured engine's name is
+    looked up when the game starts (``configured_engines``)."""
     try:
         spec = PlayerSpec.from_text(text)
+        if spec.kind in (PlayerKind.GTP, PlayerKind.NBOARD):
+            from reversi_tui.players_engine import EngineConfig  # only for an engine
+
+            EngineConfig.of_command(spec.kind, spec.program)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-    from reversi_tui.players import can_play  # only when a player is given
-
     if spec.think_time is not None and spec.think_time > MOST_SECONDS:
         raise argparse.ArgumentTypeError(f"a player thinks at most {MOST_SECONDS:g} seconds")
-    if not can_play(spec):
-        raise argparse.ArgumentTypeError(
-            f"{spec.label} cannot play yet: this version plays human and the levels "
-            f"({', '.join(LEVEL_NAMES)})"
-        )
     return spec.text
 
 
@@ -104,15 +103,16 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--black",
-        type=_player,
+        type=player_option,
         metavar="PLAYER",
         help="who plays black: human, easy, medium, hard or expert, or a level with its own "
-        "seconds or depth per move, like hard/2.5s, hard/6ply or hard/0.5s/6ply "
-        "(default: human)",
+        "seconds or depth per move, like hard/2.5s, hard/6ply or hard/0.5s/6ply, or an "
+        "engine: gtp:COMMAND, nboard:COMMAND, or engine:NAME as the settings file "
+        "configures it (default: human)",
     )
     parser.add_argument(
         "--white",
-        type=_player,
+        type=player_option,
         metavar="PLAYER",
         help="who plays white: as --black (default: medium; human in --plain)",
     )
@@ -356,12 +356,47 @@ def run_plain(args: argparse.Namespace) -> int:
     except StartError as error:
         warn(f"reversi: {error}")
         return 2
-    from reversi_tui.players import playable
+    from reversi_tui.players import playable, source_factory
 
-    settings, unplayable = playable(start_settings(args, start, "human", "human"))
+    settings = start_settings(args, start, "human", "human")
+    try:
+        engines = configured_engines(args, settings)
+    except StartError as error:
+        warn(f"reversi: {error}")
+        return 2
+    settings, unplayable = playable(settings, engines)
     if unplayable is not None:  # an engine a file names: a person plays it here
         warn(f"reversi: {unplayable}")
-    return plain.run(settings, game=None if start is None else start.game)
+    game = None if start is None else start.game
+    return plain.run(settings, game=game, make_source=source_factory(engines))
+
+
+def configured_engines(
+    args: argparse.Namespace, settings: MatchSettings, stored: StoredSettings | None = None
+) -> Engines:
+    """The engines the settings file configures (``stored``'s, else read only when a
+    player is one by name); StartError when ``--black`` or ``--white`` names one it does
+    not configure."""
+    from reversi_tui.records.paths import Places
+
+    path = Places.resolve(args.data_dir).settings_file
+    if stored is not None:
+        engines = stored.engines
+    elif any(spec.kind is PlayerKind.ENGINE for spec in settings.players.values()):
+        from reversi_tui.records.settings_file import load_settings
+
+        engines = load_settings(path)[0].engines
+    else:
+        return {}
+    for given in (args.black, args.white):
+        spec = PlayerSpec.from_text(given) if given else None
+        if spec is not None and spec.kind is PlayerKind.ENGINE and spec.program not in engines:
+            known = ", ".join(sorted(engines)) or "none"
+            raise StartError(
+                f"no engine is configured as {spec.program!r} in {path} (configured: {known}); "
+                f"add [engines.{spec.program}] with protocol and command"
+            )
+    return engines
 
 
 def run_tui(args: argparse.Namespace, *, online: bool = False) -> int:
@@ -429,6 +464,11 @@ def run_game_app(args: argparse.Namespace, *, ascii_only: bool, online: bool = F
     stored, problem = load_settings(places.settings_file)
     notices = [problem] if problem else []
     settings = start_settings(args, start, "human", "medium", stored)
+    try:
+        configured_engines(args, settings, stored)
+    except StartError as error:
+        warn(f"reversi: {error}")
+        return 2
     keeper = GameKeeper(places)
     offer = [] if game is not None or args.new else keeper.resumable()
     notices += keeper.problems

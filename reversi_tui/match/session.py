@@ -24,12 +24,13 @@ from enum import StrEnum
 
 from reversi_tui.engine import Color, Game, Move, Ply, Position, square_name
 from reversi_tui.match.record import GameRecord, Result, Termination
-from reversi_tui.match.settings import MatchSettings
+from reversi_tui.match.settings import MatchSettings, PlayerSpec
 from reversi_tui.match.sources import (
     MoveRequest,
     MoveSource,
     PlayResult,
     SourceFactory,
+    SourceFailed,
     local_input,
 )
 
@@ -43,6 +44,8 @@ class MatchState(StrEnum):
     #: The side to move has been asked for its move.
     AWAITING = "awaiting"
     PAUSED = "paused"
+    #: A source failed (``Match.failure``): nobody is asked until a player replaces it.
+    FAILED = "failed"
     OVER = "over"
 
 
@@ -79,7 +82,16 @@ class GameOver:
     result: Result
 
 
-MatchEvent = Changed | Passed | StateChanged | GameOver
+@dataclass(frozen=True, slots=True)
+class PlayerFailed:
+    """A side's source failed (``SourceFailed``): the game stays as it is, not lost."""
+
+    color: Color
+    #: One line: who failed and why.
+    reason: str
+
+
+MatchEvent = Changed | Passed | StateChanged | GameOver | PlayerFailed
 Listener = Callable[[MatchEvent], None]
 
 
@@ -109,6 +121,7 @@ class Match:
     ) -> None:
         self.settings = settings
         self.game = game if game is not None else Game(settings.start_position())
+        self._make_source = make_source
         self.sources: dict[Color, MoveSource] = {
             color: make_source(settings.player(color), settings.seed_for(color)) for color in Color
         }
@@ -127,6 +140,7 @@ class Match:
         self._held = False
         self._released: asyncio.Event | None = None
         self._forfeit: Result | None = None
+        self._failure: PlayerFailed | None = None
         self._closed = False
         self._announced_over = False
         self._sources_closing = False
@@ -167,9 +181,17 @@ class Match:
         return self._paused
 
     @property
+    def failure(self) -> PlayerFailed | None:
+        """The side whose source failed and why, until ``run`` asks again or a player
+        replaces it (None: no failure)."""
+        return self._failure
+
+    @property
     def state(self) -> MatchState:
         if self.is_over:
             return MatchState.OVER
+        if self._failure is not None:
+            return MatchState.FAILED
         if self._paused:
             return MatchState.PAUSED
         return MatchState.AWAITING if self._request is not None else MatchState.READY
@@ -203,21 +225,24 @@ class Match:
     async def run(self) -> Result | None:
         """Ask the side to move, apply its answer, repeat until the game is over.
 
-        Returns the result (when the match has ended, once its sources are closed).
-        Cancelling the task that runs it cancels the pending request too (and closes
-        nothing: ``run`` may be awaited again); changes made meanwhile through the
-        methods below are safe. A closed match returns at once.
+        Returns the result (when the match has ended, once its sources are closed), or
+        None when a source failed (``failure`` says which and why: the game stays, and
+        ``run`` asks again, maybe after ``replace_player``). Cancelling the task that
+        runs it cancels the pending request too (and closes nothing: ``run`` may be
+        awaited again); changes made meanwhile through the methods below are safe. A
+        closed match returns at once.
         """
         self._resumed = asyncio.Event()
         self._released = asyncio.Event()
         if not self._held:
             self._released.set()
-        while not self.is_over and not self._closed:
+        self._failure = None
+        while not self.is_over and not self._closed and self._failure is None:
             if self._paused:
                 self._resumed.clear()
                 await self._resumed.wait()
                 continue
-            request = MoveRequest(self.game.position, self._token)
+            request = MoveRequest(self.game.position, self._token, self.game.start, self.game.plies)
             source = self.to_move
             ask = asyncio.ensure_future(self._ask_source(source, request))
             self._request, self._ask = request, ask
@@ -230,6 +255,9 @@ class Match:
                 if task is not None and task.cancelling():
                     raise  # the loop itself is being stopped
                 continue  # the match moved on (undo, pause...): ask again
+            except SourceFailed as failed:
+                self._failed(request, str(failed))
+                continue
             finally:
                 if self._request is request:
                     self._request = self._ask = None
@@ -257,6 +285,15 @@ class Match:
         if remaining > 0:
             await asyncio.sleep(remaining)
         return answer
+
+    def _failed(self, request: MoveRequest, reason: str) -> None:
+        """The source asked for ``request`` failed: unless the match moved on meanwhile,
+        stop asking and say so."""
+        if request.token != self._token or request.position != self.game.position:
+            return
+        self._failure = PlayerFailed(request.position.turn, reason)
+        self._emit(self._failure)
+        self._emit(StateChanged(MatchState.FAILED))
 
     def _apply(self, request: MoveRequest, answer: PlayResult) -> None:
         """Play an answer (or resign for it) if it still belongs to the position on the board."""
@@ -295,22 +332,26 @@ class Match:
         if self._sources_closing:
             return
         self._sources_closing = True
-        sources = list({id(source): source for source in self.sources.values()}.values())
+        self._closing = _close_all(list({id(s): s for s in self.sources.values()}.values()))
 
-        async def close_all() -> None:
-            outcomes = await asyncio.gather(*(s.close() for s in sources), return_exceptions=True)
-            for outcome in outcomes:
-                if isinstance(outcome, BaseException):
-                    raise outcome
-
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:  # a script or a test with no event loop
-            asyncio.run(close_all())
-            return
-        self._closing = asyncio.ensure_future(close_all())
-        _closing_tasks.add(self._closing)
-        self._closing.add_done_callback(_closing_tasks.discard)
+    # Players -----------------------------------------------------------------------
+    def replace_player(self, color: Color, spec: PlayerSpec) -> None:
+        """``spec`` plays ``color`` from now on (after a failure, or by choice): the game
+        stays, the old source is closed, a failure is forgotten and ``run`` asks again."""
+        if self.is_over or self._closed:
+            raise ValueError("the match has ended")
+        old = self.sources[color]
+        self.sources[color] = self._make_source(spec, self.settings.seed_for(color))
+        self.settings = (
+            self.settings.with_players(spec, self.settings.white)
+            if color is Color.BLACK
+            else self.settings.with_players(self.settings.black, spec)
+        )
+        self._failure = None
+        self._interrupt()
+        if old not in self.sources.values():
+            _close_all([old])
+        self._emit(StateChanged(self.state))
 
     def _interrupt(self) -> None:
         """The match moves on: stale answers are dropped and the pending request cancelled."""
@@ -444,6 +485,27 @@ class Match:
         self.close()
         if self._closing is not None:
             await asyncio.shield(self._closing)
+
+
+def _close_all(sources: list[MoveSource]) -> asyncio.Task[None] | None:
+    """Close ``sources`` on the running event loop (the task, which the caller may await),
+    or here and now when none is running (a script or a test: None)."""
+
+    async def close_all() -> None:
+        outcomes = await asyncio.gather(*(s.close() for s in sources), return_exceptions=True)
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        asyncio.run(close_all())
+        return None
+    closing = asyncio.ensure_future(close_all())
+    _closing_tasks.add(closing)
+    closing.add_done_callback(_closing_tasks.discard)
+    return closing
 
 
 def play_out(match: Match) -> Result | None:

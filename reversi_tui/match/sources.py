@@ -27,11 +27,27 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class MoveRequest:
-    """One question to a source: the position, and which of the match's requests it is."""
+    """One question to a source: the position, which of the match's requests it is, and
+    the game that led there (for a source that replays it, as an external engine does:
+    undo, redo and a game opened part-way are never ``observe``d)."""
 
     position: Position
     #: Changes whenever the match moves on; an answer to an older request is dropped.
     token: int
+    #: The game's start (None: ``position`` itself, with no plies before it).
+    start: Position | None = None
+    #: Every ply from ``start`` to ``position``, forced passes included.
+    plies: tuple[Ply, ...] = ()
+
+    @property
+    def game_start(self) -> Position:
+        return self.position if self.start is None else self.start
+
+
+class SourceFailed(Exception):
+    """A source cannot answer (an engine that would not start, exited, hung or answered
+    nonsense): ``str()`` says why in one line. The match keeps the game and stops
+    asking (``Match.failure``); another player can take the side (``Match.replace_player``)."""
 
 
 @dataclass(frozen=True, slots=True)

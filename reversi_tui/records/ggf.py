@@ -150,14 +150,15 @@ def write_ggf(record: GameRecord, tags: Mapping[str, str] | None = None) -> str:
     if outcome is not None:
         parts.append(f"RE[{outcome.black - outcome.white:+.3f}]")
     parts.append("TY[8]")
-    parts.append(f"BO[8 {_rows(record.start)}]")
+    parts.append(f"BO[8 {board_value(record.start)}]")
     for ply in game.plies:
         key = "B" if ply.color is Color.BLACK else "W"
         parts.append(f"{key}[{'PA' if ply.move == PASS else square_name(ply.move)}]")
     return f"(;{''.join(parts)};)\n"
 
 
-def _rows(position: Position) -> str:
+def board_value(position: Position) -> str:
+    """``BO``'s value after its size: the rows (``-``, ``*``, ``O``), then the side to move."""
     rows = []
     for row in range(8):
         cells = ""

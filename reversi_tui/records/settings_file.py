@@ -5,13 +5,23 @@ through an atomic write. Reading never stops the game: a file that is not TOML
 is set aside (renamed, never deleted) and the defaults are used; a key with a
 wrong value falls back to its default alone; keys we do not know (a newer
 version's, a typo) are ignored. Each read gives at most one line to tell the player.
+
+Engines are configured by hand, one table each, and kept when the game writes the file::
+
+    [engines.Rhino]
+    protocol = "gtp"                 # or "nboard"
+    command = "gtp-rhino -l 5"       # or a list: ["gtp-rhino", "-l", "5"]
+    cwd = "/opt/rhino"               # optional: the directory it starts in
+    think_time = 5                   # optional: seconds a move (its deadline: 3x + 5 s)
+
+and played as ``engine:Rhino``.
 """
 
 from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +29,7 @@ import tomli_w
 
 from reversi_tui.match.settings import LEVEL_NAMES, MOST_THINK_SECONDS, PlayerSpec
 from reversi_tui.players import can_play
+from reversi_tui.players_engine import EngineConfig
 from reversi_tui.records.atomic import atomic_write, set_aside
 from reversi_tui.records.paths import StorageError, storage_error
 
@@ -47,6 +58,8 @@ class StoredSettings:
     pace: float | None = None
     #: Ring the terminal's bell when it becomes your move online in a game not shown.
     bell: bool = False
+    #: The engines configured by name (``[engines.NAME]``), played as ``engine:NAME``.
+    engines: dict[str, EngineConfig] = field(default_factory=dict)
 
 
 def _bell(value: Any) -> bool | None:
@@ -92,8 +105,9 @@ def _pace(value: Any) -> float | None:
 
 
 _PLAYER = (
-    f"a player: human, a level ({', '.join(LEVEL_NAMES)}) or a level with its time or "
-    "depth, like hard/2.5s or hard/6ply"
+    f"a player: human, a level ({', '.join(LEVEL_NAMES)}), a level with its time or "
+    "depth, like hard/2.5s or hard/6ply, or an engine (gtp:COMMAND, nboard:COMMAND, "
+    "engine:NAME)"
 )
 #: Each key's check: the value to use, or None when it cannot be used.
 _CHECKS: dict[str, Callable[[Any], Any]] = {
@@ -116,7 +130,25 @@ _EXPECTED = {
     "pace": "a number of seconds from 0 to 3600",
     "bell": "true or false",
 }
-assert set(_CHECKS) == {field.name for field in fields(StoredSettings)}
+assert set(_CHECKS) == {field.name for field in fields(StoredSettings)} - {"engines"}
+
+
+def _engines(value: Any) -> tuple[dict[str, EngineConfig], list[str]]:
+    """The ``[engines]`` tables that configure an engine, and what is wrong with the others."""
+    if value is None:
+        return {}, []
+    if not isinstance(value, dict):
+        return {}, ["engines (expected [engines.NAME] tables)"]
+    engines: dict[str, EngineConfig] = {}
+    wrong: list[str] = []
+    for name, table in value.items():
+        try:
+            if not name.strip() or not name.isprintable():
+                raise ValueError("a name is one line of text")
+            engines[name] = EngineConfig.of_table(table)
+        except ValueError as error:
+            wrong.append(f"engine {_show(name)} left out ({error})")
+    return engines, wrong
 
 
 def load_settings(path: Path) -> tuple[StoredSettings, str | None]:
@@ -148,6 +180,8 @@ def load_settings(path: Path) -> tuple[StoredSettings, str | None]:
             wrong.append(f"{key} = {_show(data[key])} (expected {_EXPECTED[key]})")
         else:
             values[key] = value
+    values["engines"], bad_engines = _engines(data.get("engines"))
+    wrong += bad_engines
     if not wrong:
         return StoredSettings(**values), None
     return StoredSettings(**values), f"Settings file {path}: default used for {'; '.join(wrong)}."
@@ -184,6 +218,8 @@ def save_settings(path: Path, settings: StoredSettings) -> None:
     data = {
         field.name: getattr(settings, field.name)
         for field in fields(settings)
-        if getattr(settings, field.name) is not None
+        if getattr(settings, field.name) is not None and field.name != "engines"
     }
+    if settings.engines:
+        data["engines"] = {name: config.table() for name, config in settings.engines.items()}
     atomic_write(path, HEADER + tomli_w.dumps(data))

@@ -25,7 +25,7 @@ from textual.theme import BUILTIN_THEMES, Theme
 from reversi_tui.engine import Color, Game
 from reversi_tui.match import MatchSettings
 from reversi_tui.match.sources import SourceFactory
-from reversi_tui.players import make_source
+from reversi_tui.players import source_factory
 from reversi_tui.records.autosave import Resumable
 from reversi_tui.records.keeper import GameKeeper
 from reversi_tui.records.memory import SettingsMemory
@@ -80,7 +80,7 @@ class ReversiApp(App[int]):
         self,
         settings: MatchSettings,
         *,
-        make_source: SourceFactory = make_source,
+        make_source: SourceFactory | None = None,
         game: Game | None = None,
         glyphs: Glyphs = UNICODE,
         delay: float = 0.5,
@@ -127,7 +127,7 @@ class ReversiApp(App[int]):
         self.alerts: OnlineAlerts | None = None
         self.game_screen = GameScreen(
             settings,
-            make_source,
+            make_source or source_factory(self.memory.stored.engines),
             advisor or default_advisor,
             game=game,
             glyphs=glyphs,

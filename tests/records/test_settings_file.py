@@ -16,8 +16,9 @@ from reversi_tui.records.settings_file import StoredSettings, load_settings, sav
 
 #: What the message says a player is.
 PLAYERS_EXPECTED = (
-    "a player: human, a level (easy, medium, hard, expert) or a level with its time or "
-    "depth, like hard/2.5s or hard/6ply"
+    "a player: human, a level (easy, medium, hard, expert), a level with its time or "
+    "depth, like hard/2.5s or hard/6ply, or an engine (gtp:COMMAND, nboard:COMMAND, "
+    "engine:NAME)"
 )
 
 CHOSEN = StoredSettings(
@@ -54,7 +55,9 @@ def test_the_file_is_plain_toml_a_person_can_read(tmp_path: Path) -> None:
     save_settings(path, CHOSEN)
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# reversi-tui settings")
-    assert tomllib.loads(text) == {f.name: getattr(CHOSEN, f.name) for f in fields(CHOSEN)}
+    assert tomllib.loads(text) == {
+        f.name: getattr(CHOSEN, f.name) for f in fields(CHOSEN) if f.name != "engines"
+    }
     assert 'black = "hard"' in text and "handicap = 3" in text
 
 
@@ -100,7 +103,7 @@ def test_a_whole_number_think_time_reads_as_seconds(tmp_path: Path) -> None:
         ('black = "grandmaster"', "black"),
         ('black = "Hard"', "black"),
         ('black = "hard/2.5"', "black"),
-        ('white = "gtp:edax -gtp"', "white"),
+        ('white = "gtp:"', "white"),
         ("white = true", "white"),
         ('handicap = "two"', "handicap"),
         ("handicap = 5", "handicap"),
@@ -239,13 +242,53 @@ def test_a_player_may_have_its_own_time_or_depth(tmp_path: Path) -> None:
     assert load_settings(written) == (StoredSettings(black="hard/2.5s/8ply"), None)
 
 
-def test_an_engine_this_version_cannot_play_falls_back_with_its_reason(tmp_path: Path) -> None:
-    path = settings_path(tmp_path, 'black = "gtp:edax -gtp"\nwhite = "hard"\n')
+def test_an_engine_is_a_player_too(tmp_path: Path) -> None:
+    path = settings_path(tmp_path, 'black = "gtp:edax -gtp"\nwhite = "engine:Rhino"\n')
+    expected = StoredSettings(black="gtp:edax -gtp", white="engine:Rhino")
+    assert load_settings(path) == (expected, None)
+
+
+ENGINES = """black = "engine:Rhino"
+
+[engines.Rhino]
+protocol = "gtp"
+command = "gtp-rhino -l 5"
+
+[engines."Edax 4.4"]
+protocol = "nboard"
+command = ["edax", "-n", "1"]
+cwd = "/opt/edax"
+think_time = 2
+"""
+
+
+def test_engines_are_configured_by_name_and_kept_when_the_file_is_written(
+    tmp_path: Path,
+) -> None:
+    """Issue 19: "engine:NAME names one the user has configured in the settings file
+    (name, protocol, command line, optional working directory)"."""
+    from reversi_tui.match import PlayerKind
+    from reversi_tui.players_engine import EngineConfig
+
+    path = settings_path(tmp_path, ENGINES)
     settings, problem = load_settings(path)
-    assert settings == StoredSettings(white="hard")
+    assert problem is None and settings.black == "engine:Rhino"
+    assert settings.engines == {
+        "Rhino": EngineConfig(PlayerKind.GTP, ("gtp-rhino", "-l", "5")),
+        "Edax 4.4": EngineConfig(PlayerKind.NBOARD, ("edax", "-n", "1"), "/opt/edax", 2.0),
+    }
+    save_settings(path, settings)
+    assert load_settings(path) == (settings, None)
+    assert "[engines.Rhino]" in path.read_text(encoding="utf-8")
+
+
+def test_an_engine_table_that_is_wrong_is_left_out_and_named(tmp_path: Path) -> None:
+    path = settings_path(tmp_path, ENGINES.replace('"nboard"', '"uci"'))
+    settings, problem = load_settings(path)
+    assert list(settings.engines) == ["Rhino"]
     assert problem == (
-        f"Settings file {path}: default used for black = 'gtp:edax -gtp' "
-        f"(expected {PLAYERS_EXPECTED})."
+        f"Settings file {path}: default used for engine 'Edax 4.4' left out "
+        "(protocol must be gtp or nboard)."
     )
 
 

@@ -89,7 +89,13 @@ class GameScreen(MatchScreen):
         new-game dialog's choices; ``open_online`` opens the lobby (None: no online play)."""
         self.keeper = keeper  # before the first match is made: it is kept too
         super().__init__(
-            settings, make_source, game=game, glyphs=glyphs, pace=pace, reply_delay=reply_delay
+            settings,
+            make_source,
+            game=game,
+            glyphs=glyphs,
+            pace=pace,
+            reply_delay=reply_delay,
+            engines=memory.stored.engines if memory is not None else {},
         )
         self.open_online = open_online
         #: Saving, opening and the statistics (Ctrl+S, Ctrl+O, s).

@@ -42,6 +42,7 @@ from reversi_tui.match import (
 from reversi_tui.match.review import Review
 from reversi_tui.match.sources import SourceFactory
 from reversi_tui.players import playable
+from reversi_tui.players_engine import Engines
 from reversi_tui.records.autosave import Autosave
 from reversi_tui.tui.game_files import copy_moves
 from reversi_tui.tui.screens.game_over import Choice, GameOverScreen, headline
@@ -82,10 +83,13 @@ class MatchScreen(Screen[None]):
         glyphs: Glyphs = UNICODE,
         pace: float = 0.5,
         reply_delay: float = 0.0,
+        engines: Engines | None = None,
     ) -> None:
-        """The first match is made here: a subclass sets what ``_keep_match`` needs first."""
+        """The first match is made here: a subclass sets what ``_keep_match`` needs first.
+        ``engines``: the configured engines (None: not known, every name is played)."""
         super().__init__()
         self.make_source = make_source
+        self.engines = engines
         self.glyphs = glyphs
         self.pace = pace
         self.reply_delay = reply_delay
@@ -104,9 +108,9 @@ class MatchScreen(Screen[None]):
         started: datetime | None = None,
         save: Autosave | None = None,
     ) -> Match:
-        """A match for this screen (``save``: a resumed game's, for ``_keep_match``). A
-        player this version cannot play (an engine named in a file) is a person here."""
-        settings, self._unplayable = playable(settings)
+        """A match for this screen (``save``: a resumed game's, for ``_keep_match``). An
+        engine named in a file or a save that is not configured is a person here."""
+        settings, self._unplayable = playable(settings, self.engines)
         match = Match(
             settings,
             self.make_source,
