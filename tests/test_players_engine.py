@@ -6,7 +6,6 @@ with another player." Each case is a tiny fake engine (tests/fake_engines.py).""
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import signal
 import subprocess
@@ -155,12 +154,12 @@ QUICK_SOURCE = make_source(QUICK, 1)
 
 
 async def test_a_cancelled_request_ends_the_engine_and_the_next_one_starts_it(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Undo, a new game, pause: the request is cancelled and the thinking engine ended."""
     source = make_source(engine_spec(tmp_path / "..", "gtp", "stubborn"))
     assert isinstance(source, EngineSource)
-    os.chdir(tmp_path)  # the stubborn engine writes its pid here
+    monkeypatch.chdir(tmp_path)  # the stubborn engine writes its pid here
     asking = asyncio.ensure_future(source.play(MoveRequest(Position.initial(), 0)))
     pid = await _pid_written(tmp_path / "pid")
     asking.cancel()

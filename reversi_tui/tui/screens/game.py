@@ -288,6 +288,7 @@ class GameScreen(MatchScreen):
             in_progress=in_progress,
             kept=self.files.keeps_left_game(),
             pace=self.pace,
+            engines=self.engines or {},
         )
         self._push_once(screen, self._new_game_chosen)
 

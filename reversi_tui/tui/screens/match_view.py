@@ -36,6 +36,8 @@ from reversi_tui.match import (
     MatchEvent,
     MatchSettings,
     Passed,
+    PlayerFailed,
+    PlayerSpec,
     Result,
     StateChanged,
 )
@@ -45,6 +47,7 @@ from reversi_tui.players import playable
 from reversi_tui.players_engine import Engines
 from reversi_tui.records.autosave import Autosave
 from reversi_tui.tui.game_files import copy_moves
+from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game_over import Choice, GameOverScreen, headline
 from reversi_tui.tui.widgets.board import Board, BoardView
 from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
@@ -54,6 +57,10 @@ from reversi_tui.tui.widgets.too_small import TooSmall
 
 #: Actions of the review keys: only while a finished game is reviewed.
 REVIEW_ACTIONS = frozenset({"review_step", "review_edge"})
+#: Who is offered in the place of a player that failed (an engine that exited, hung...).
+STAND_IN = PlayerSpec.computer("medium")
+#: Seconds between looks at a thinking engine's search line.
+SEARCH_LINE_POLL = 0.5
 _R = TypeVar("_R")
 
 
@@ -163,6 +170,20 @@ class MatchScreen(Screen[None]):
     def on_mount(self) -> None:
         self._start(greeting=True)
         self._mounted()
+        self._search_line = ""
+        self.set_interval(SEARCH_LINE_POLL, self._poll_search_line)
+
+    def _poll_search_line(self) -> None:
+        """An engine's latest search line (depth, evaluation, PV) into the turn line."""
+        line = self._thinking_line()
+        if line != self._search_line:
+            self._search_line = line
+            self._refresh_views(moves_changed=False)
+
+    def _thinking_line(self) -> str:
+        """What the side thinking says of its search ("" for none: not an engine, or quiet)."""
+        status = getattr(self.match.to_move, "status", "") if self.match.thinking else ""
+        return status if isinstance(status, str) else ""
 
     def _mounted(self) -> None:
         """After the first match started: a subclass's own first steps."""
@@ -263,7 +284,11 @@ class MatchScreen(Screen[None]):
             passer = self._passes[-1]
             return f"{move}{passer.title} passed: {color.title} again"
         if match.thinking:
-            return f"{move}{color.title} thinking{self.glyphs.ellipsis}"
+            line = self._thinking_line()
+            said = f": {line}" if line else self.glyphs.ellipsis
+            return f"{move}{color.title} thinking{said}"
+        if match.failure is not None:
+            return f"{move}{color.title} failed"
         if match.paused:
             return f"{move}paused"
         you = " (you)" if match.local_to_move and len(match.local_players) == 1 else ""
@@ -315,6 +340,32 @@ class MatchScreen(Screen[None]):
             self._refresh_views(moves_changed=False)
         elif isinstance(event, GameOver):
             self._game_over(event.result)
+        elif isinstance(event, PlayerFailed):
+            self._player_failed(event)
+
+    def _player_failed(self, failed: PlayerFailed) -> None:
+        """A player failed: the game is kept; offer the computer in its place."""
+        self.set_status(f"{failed.reason}. The game is kept.")
+        self._refresh_views(moves_changed=False)
+        question = (
+            f"{failed.reason}.\n\nThe game is kept. Go on with {STAND_IN.label} "
+            f"playing {failed.color.title}?"
+        )
+        dialog = ConfirmScreen("A player failed", question, yes="Go on", no="Not now")
+        self._push_once(dialog, lambda yes: self._stand_in(failed, bool(yes)))
+
+    def _stand_in(self, failed: PlayerFailed, yes: bool) -> None:
+        """The failure dialog's answer: the stand-in plays on, or the game waits."""
+        match = self.match
+        if match.failure is not failed:
+            return  # another game, or the match moved on meanwhile
+        if not yes:
+            self.set_status(f"{failed.reason}. {self.ERROR_WORDS}")
+            return
+        match.replace_player(failed.color, STAND_IN)
+        self.set_status(f"{STAND_IN.label} plays {failed.color.title} now.")
+        self._refresh_views(moves_changed=False)
+        self._run_match()
 
     def _on_changed(self, event: Changed) -> None:
         self._passes = []

@@ -3,6 +3,7 @@ computer against computer: one dialog covers every local mode."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from textual.app import ComposeResult
@@ -46,6 +47,19 @@ class NewGame:
 
     settings: MatchSettings
     pace: float
+
+
+def player_options(engines: Iterable[str], *shown: PlayerSpec) -> tuple[tuple[str, object], ...]:
+    """A person, the levels, each configured engine (``engines``: their names) and any
+    other player ``shown`` now (an engine by its command line, from the command line)."""
+    options: list[tuple[str, object]] = [
+        *PLAYER_OPTIONS,
+        *((f"Engine - {name}", f"engine:{name}") for name in engines),
+    ]
+    for spec in shown:
+        if all(spec.choice != value for _, value in options):
+            options.append((spec.label, spec.choice))
+    return tuple(options)
 
 
 def _select(options: tuple[tuple[str, object], ...], value: object, id: str) -> Select[object]:
@@ -112,12 +126,15 @@ class NewGameScreen(Dialog[NewGame | None]):
         in_progress: bool,
         kept: bool = False,
         pace: float = 0.5,
+        engines: Iterable[str] = (),
     ) -> None:
         """``current`` fills the fields; what is not on the dialog (a depth, the seed)
         carries over. ``kept``: the game in progress stays for resuming when the new one
-        starts. ``pace``: the seconds between moves of computer against computer now."""
+        starts. ``pace``: the seconds between moves of computer against computer now.
+        ``engines``: the names of the configured engines, offered as players."""
         super().__init__()
         self.current = current
+        self.players = player_options(engines, current.black, current.white)
         self.in_progress = in_progress
         self.kept = kept
         self.pace = pace
@@ -129,9 +146,9 @@ class NewGameScreen(Dialog[NewGame | None]):
             yield Static("New game", classes="dialog-title")
             with Grid():
                 yield Label("Black (first)")
-                yield _select(PLAYER_OPTIONS, c.black.choice, "black")
+                yield _select(self.players, c.black.choice, "black")
                 yield Label("White")
-                yield _select(PLAYER_OPTIONS, c.white.choice, "white")
+                yield _select(self.players, c.white.choice, "white")
                 yield Label("Handicap")
                 yield _select(HANDICAP_OPTIONS, c.handicap, "handicap")
                 yield Label("Handicap for")
