@@ -309,8 +309,10 @@ async def test_the_process_refuses_nothing_it_cannot_read() -> None:
 
 @pytest.mark.skipif(not shutil.which(GTP_RHINO), reason=f"{GTP_RHINO} is not installed")
 async def test_a_real_game_against_gtp_rhino_with_forced_passes() -> None:
-    """gtp-rhino answers ``play <colour> pass`` with ``? syntax error``: it passes by itself."""
-    rhino = PlayerSpec.from_text(f"gtp:{GTP_RHINO} -l 1")
+    """gtp-rhino answers ``play <colour> pass`` with ``? syntax error``: it passes by itself.
+    Without its opening book (``-b 0``: the book picks among lines at random) and with
+    no randomness, this game is the same every time, and White passes in it."""
+    rhino = PlayerSpec.from_text(f"gtp:{GTP_RHINO} -l 1 -b 0 -r 0")
     match = Match(MatchSettings(rhino, QUICK, seed=3), make_source)
     events = await play(match)
     assert match.result is not None, match.failure
