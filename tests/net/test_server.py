@@ -168,7 +168,9 @@ async def test_a_dribbled_line_is_cut_by_a_deadline_on_the_whole_line(online: An
     task = asyncio.create_task(dribble())
     await client.error("idle_timeout")
     assert await client.closed()
-    assert loop.time() - start < 3
+    # Cut by the 0.5 s line deadline, not the 5 s idle one (which every byte resets):
+    # well under 5 s even on a loaded machine.
+    assert loop.time() - start < 4.5
     task.cancel()
 
 
