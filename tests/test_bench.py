@@ -157,6 +157,16 @@ def test_bench_solve_reads_edax_obf(
     assert "MISMATCH" not in out
 
 
+def test_bench_eval_prints_the_pattern_evaluations_per_second_first(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "eval", "--positions", "100"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert float(lines[0]) > 0
+    assert any(line.startswith("pattern evaluation") for line in lines)
+    assert any(line.startswith("incremental update") for line in lines)
+
+
 def test_bench_solve_reports_a_wrong_pass_score(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

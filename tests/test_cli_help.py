@@ -39,6 +39,7 @@ COMMANDS = (
     "reversi bench",
     "reversi bench perft",
     "reversi bench solve",
+    "reversi bench eval",
     "reversi bench tui",
     "reversi bench online",
     "reversi bench fuzz",

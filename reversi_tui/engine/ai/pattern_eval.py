@@ -1,0 +1,173 @@
+"""Learned pattern weights: their file, its lazy loader and the evaluation they give.
+
+The weights are learned by this project from its own self-play (``reversi train``;
+no other program's weights are used). The file is small and strict:
+
+* ``MAGIC``, then a little-endian u32 header length and the header, UTF-8 JSON: the
+  format version, the patterns (name and square count, which must match
+  ``patterns.PATTERNS``), the phases (``phase_empties`` empty squares each), the
+  ``scale`` (weight units per disc), each phase's bias, the payload's length and
+  sha256, and free ``meta`` (seed, data, errors: where the weights came from);
+* the payload, zlib-compressed: per phase, every pattern's table laid end to end
+  (``patterns.OFFSETS``), as little-endian int16.
+
+Loading checks every one of those, so a truncated or altered file is refused with
+a ``WeightsError`` rather than evaluating nonsense. Nothing here needs numpy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import zlib
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from itertools import pairwise
+from operator import getitem
+from typing import Any
+
+from reversi_tui.engine.ai.evaluation import DISC, Evaluator, final_score_units
+from reversi_tui.engine.ai.patterns import (
+    INSTANCE_PATTERN,
+    N_FEATURES,
+    OFFSETS,
+    PATTERNS,
+    indices,
+)
+from reversi_tui.engine.bitboard import FULL
+
+MAGIC = b"RVPW"
+FORMAT_VERSION = 1
+#: The weights the engine ships, in this package (absent until a run has been trained).
+RESOURCE = "pattern_weights.bin"
+#: The largest header read: a damaged length must not allocate gigabytes.
+MAX_HEADER = 1 << 16
+
+
+class WeightsError(ValueError):
+    """A weights file that cannot be used, saying why."""
+
+
+@dataclass(frozen=True, slots=True)
+class PatternWeights:
+    """Per phase, every pattern's table (int16 units, ``scale`` a disc) and a bias."""
+
+    scale: int
+    phase_empties: int
+    tables: tuple[tuple[array[int], ...], ...]
+    biases: tuple[int, ...]
+    meta: dict[str, Any]
+
+    def phase(self, empties: int) -> int:
+        """The phase of a position with ``empties`` empty squares (at least 1)."""
+        return min((max(empties, 1) - 1) // self.phase_empties, len(self.tables) - 1)
+
+
+def pattern_layout() -> list[list[Any]]:
+    """The patterns as the header records them: [name, squares] each."""
+    return [[p.name, len(p.instances[0])] for p in PATTERNS]
+
+
+def encode_weights(
+    phases: Sequence[bytes],
+    biases: Sequence[int],
+    *,
+    scale: int,
+    phase_empties: int,
+    meta: dict[str, Any],
+) -> bytes:
+    """A weights file from each phase's tables (``N_FEATURES`` little-endian int16 each)."""
+    if len(phases) != len(biases) or not phases:
+        raise ValueError("one bias per phase, and at least one phase")
+    if any(len(table) != 2 * N_FEATURES for table in phases):
+        raise ValueError(f"each phase holds {N_FEATURES} int16 weights")
+    payload = b"".join(phases)
+    header = {
+        "format": FORMAT_VERSION,
+        "patterns": pattern_layout(),
+        "phases": len(phases),
+        "phase_empties": phase_empties,
+        "scale": scale,
+        "biases": [int(b) for b in biases],
+        "payload_bytes": len(payload),
+        "payload_sha256": hashlib.sha256(payload).hexdigest(),
+        "meta": meta,
+    }
+    head = json.dumps(header, sort_keys=True).encode()
+    return MAGIC + len(head).to_bytes(4, "little") + head + zlib.compress(payload, 9)
+
+
+def decode_weights(data: bytes) -> PatternWeights:
+    """The weights in a file's bytes; WeightsError when anything does not check out."""
+    if data[:4] != MAGIC:
+        raise WeightsError("not a pattern weights file (bad magic)")
+    size = int.from_bytes(data[4:8], "little")
+    if size > MAX_HEADER or len(data) < 8 + size:
+        raise WeightsError("truncated header")
+    try:
+        header = json.loads(data[8 : 8 + size])
+        payload = zlib.decompress(data[8 + size :])
+    except (ValueError, zlib.error) as err:
+        raise WeightsError(f"damaged file: {err}") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT_VERSION:
+        raise WeightsError(f"unsupported format (this program reads format {FORMAT_VERSION})")
+    if header.get("patterns") != pattern_layout():
+        raise WeightsError("the file's patterns are not this program's")
+    if hashlib.sha256(payload).hexdigest() != header.get("payload_sha256"):
+        raise WeightsError("checksum mismatch: the weights are damaged")
+    n_phases = header["phases"]
+    if len(payload) != n_phases * 2 * N_FEATURES or len(header["biases"]) != n_phases:
+        raise WeightsError("the payload does not hold the phases the header announces")
+    flat = array("h", payload)
+    if sys.byteorder == "big":
+        flat.byteswap()
+    tables = []
+    for phase in range(n_phases):
+        base = phase * N_FEATURES
+        tables.append(tuple(flat[base + start : base + end] for start, end in pairwise(OFFSETS)))
+    return PatternWeights(
+        scale=int(header["scale"]),
+        phase_empties=int(header["phase_empties"]),
+        tables=tuple(tables),
+        biases=tuple(int(b) for b in header["biases"]),
+        meta=dict(header.get("meta") or {}),
+    )
+
+
+@cache
+def packaged_weights() -> PatternWeights:
+    """The package's own weights, read on first use (the app's start does not pay for
+    them); a file elsewhere is ``decode_weights`` of its bytes."""
+    resource = resources.files(__package__).joinpath(RESOURCE)
+    if not resource.is_file():
+        raise FileNotFoundError(
+            f"no {RESOURCE} in {__package__}: train one with 'reversi train fit' and copy it there"
+        )
+    return decode_weights(resource.read_bytes())
+
+
+def make_pattern_evaluator(weights: PatternWeights) -> Evaluator:
+    """The learned evaluation in ``DISC`` units, for the side to move.
+
+    A full board scores exactly; other finished games (no move for either side with
+    squares left) are the search's to detect, as the search already does past depth 0.
+    """
+    per_phase = [
+        (tuple(tables[k] for k in INSTANCE_PATTERN), bias)
+        for tables, bias in zip(weights.tables, weights.biases, strict=True)
+    ]
+    by_empties = [per_phase[weights.phase(empties)] for empties in range(65)]
+    scale = weights.scale
+
+    def evaluate(p: int, o: int) -> int:
+        empty = ~(p | o) & FULL
+        if not empty:
+            return final_score_units(p, o)
+        tables, bias = by_empties[empty.bit_count()]
+        return (bias + sum(map(getitem, tables, indices(p, o)))) * DISC // scale
+
+    return evaluate
