@@ -8,7 +8,18 @@ import sys
 from collections.abc import Callable, Sequence
 
 from reversi_tui import __version__
-from reversi_tui.commands import arena, bench, convert, engine, history, move, play, serve, solve
+from reversi_tui.commands import (
+    arena,
+    bench,
+    convert,
+    engine,
+    history,
+    move,
+    play,
+    serve,
+    solve,
+    train,
+)
 from reversi_tui.commands.options import MOST_SECONDS as MOST_SECONDS  # kept for callers
 from reversi_tui.commands.options import Commands, Parser
 from reversi_tui.commands.play import DEFAULT_DELAY as DEFAULT_DELAY
@@ -50,6 +61,7 @@ COMMANDS: tuple[Callable[[Commands], None], ...] = (
     convert.add_parser,
     history.add_parser,
     bench.add_parser,
+    train.add_parser,
 )
 
 

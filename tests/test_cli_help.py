@@ -43,6 +43,9 @@ COMMANDS = (
     "reversi bench tui",
     "reversi bench online",
     "reversi bench fuzz",
+    "reversi train",
+    "reversi train generate",
+    "reversi train fit",
 )
 
 
@@ -130,7 +133,7 @@ def test_each_command_prints_the_same_help_and_takes_the_same_options(
 def test_every_command_has_its_handler() -> None:
     """Named by its module's ``add_parser`` (``set_defaults(handler=...)``)."""
     for path, parser in _commands(build_parser()):
-        if path in ((), ("bench",)):
+        if path in ((), ("bench",), ("train",)):
             continue
         assert callable(parser._defaults.get("handler")), path
 
@@ -141,7 +144,7 @@ def test_building_the_parser_imports_no_command_s_machinery() -> None:
     code = (
         "import sys; from reversi_tui.cli import build_parser; build_parser(); "
         "heavy = ['textual', 'rich', 'reversi_tui.net.server', 'reversi_tui.engine.ai.search', "
-        "'reversi_tui.engine.ai.endgame', 'reversi_tui.tui']; "
+        "'reversi_tui.engine.ai.endgame', 'reversi_tui.tui', 'reversi_tui.training', 'numpy']; "
         "print([m for m in heavy if m in sys.modules])"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -1,0 +1,200 @@
+"""``reversi train``: self-play data for the pattern evaluation, and the fit of its weights.
+
+Light to import (the parser is built on every run): the training package loads
+when a subcommand runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from reversi_tui.commands.options import Commands, int_range
+from reversi_tui.terminal import warn
+
+
+def _number(low: float, high: float, *, low_open: bool = False) -> Callable[[str], float]:
+    """An option's type: a number from ``low`` (excluded with ``low_open``) to ``high``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not (low < value if low_open else low <= value) or not value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low:g} to {high:g}")
+        return value
+
+    return parse
+
+
+def _option(
+    parser: argparse.ArgumentParser,
+    name: str,
+    kind: Callable[[str], Any],
+    default: Any,
+    *,
+    metavar: str,
+    help: str,
+) -> None:
+    """An option with a default, which its help ends with."""
+    shown = "-".join(map(str, default)) if isinstance(default, tuple) else default
+    parser.add_argument(
+        name, type=kind, default=default, metavar=metavar, help=f"{help} (default: {shown})"
+    )
+
+
+def _plies(text: str) -> tuple[int, int]:
+    low, sep, high = text.partition("-")
+    try:
+        span = (int(low), int(high)) if sep else (int(low), int(low))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not MIN-MAX such as 4-12") from None
+    if not 0 <= span[0] <= span[1] <= 40:
+        raise argparse.ArgumentTypeError("must be MIN-MAX with 0 <= MIN <= MAX <= 40")
+    return span
+
+
+def add_parser(commands: Commands) -> None:
+    train = commands.add_parser(
+        "train", help="train the pattern evaluation: self-play data, then a least-squares fit"
+    )
+    kinds = train.add_subparsers(dest="train", metavar="STEP", required=True)
+    generate = kinds.add_parser(
+        "generate",
+        help="play and label self-play games into a data directory (resumes a stopped run)",
+    )
+    generate.add_argument("--out", required=True, type=Path, metavar="DIR", help="data directory")
+    generate.add_argument(
+        "--games",
+        required=True,
+        type=int_range(1, 100_000_000),
+        metavar="N",
+        help="games the directory should hold when done (a resumed run plays the rest)",
+    )
+    _option(generate, "--seed", int_range(0, 2**63), 1, metavar="S", help="the run's seed")
+    _option(
+        generate,
+        "--depth",
+        int_range(1, 12),
+        4,
+        metavar="D",
+        help="plies the midgame moves are searched",
+    )
+    _option(
+        generate,
+        "--epsilon",
+        _number(0, 1),
+        0.05,
+        metavar="P",
+        help="chance of a random move after the opening",
+    )
+    _option(
+        generate,
+        "--opening",
+        _plies,
+        (4, 12),
+        metavar="MIN-MAX",
+        help="random plies that open each game",
+    )
+    _option(
+        generate,
+        "--exact-empties",
+        int_range(0, 20),
+        14,
+        metavar="E",
+        help="positions with E empty squares or fewer get the solver's exact score",
+    )
+    _option(
+        generate,
+        "--chunk-games",
+        int_range(1, 100_000),
+        100,
+        metavar="N",
+        help="games per chunk file, the most a stopped run loses",
+    )
+    generate.set_defaults(handler=run_generate)
+    fit = kinds.add_parser(
+        "fit", help="fit pattern weights per phase (needs numpy: pip install 'reversi-tui[train]')"
+    )
+    fit.add_argument("--data", required=True, type=Path, metavar="DIR", help="data directory")
+    fit.add_argument("--out", required=True, type=Path, metavar="WEIGHTS", help="weights file")
+    _option(
+        fit, "--phase-empties", int_range(1, 60), 4, metavar="N", help="empty squares per phase"
+    )
+    _option(
+        fit,
+        "--holdout",
+        int_range(2, 1000),
+        10,
+        metavar="K",
+        help="every K-th game is held out to measure the error",
+    )
+    _option(
+        fit,
+        "--ridge",
+        _number(0, 1e9, low_open=True),
+        3.0,
+        metavar="L",
+        help="pull of each weight toward the next phase's",
+    )
+    _option(
+        fit,
+        "--iterations",
+        int_range(1, 10_000),
+        100,
+        metavar="N",
+        help="conjugate-gradient steps per phase",
+    )
+    fit.set_defaults(handler=run_fit)
+
+
+def run_generate(args: argparse.Namespace) -> int:
+    from reversi_tui.records.paths import StorageError
+    from reversi_tui.training.data import DataError
+    from reversi_tui.training.generate import Settings, generate
+
+    settings = Settings(
+        seed=args.seed,
+        depth=args.depth,
+        epsilon=args.epsilon,
+        opening_min=args.opening[0],
+        opening_max=args.opening[1],
+        exact_empties=args.exact_empties,
+        chunk_games=args.chunk_games,
+    )
+    try:
+        manifest = generate(args.out, settings, args.games, print)
+    except (DataError, StorageError, OSError) as err:
+        warn(f"reversi train generate: {err}")
+        return 2
+    rate = manifest["positions"] / max(manifest["seconds"], 1e-9)
+    print(
+        f"{args.out}: {manifest['games']} games, {manifest['positions']} positions "
+        f"({manifest['exact_positions']} exact), {rate:.1f} positions/s over all runs"
+    )
+    return 0
+
+
+def run_fit(args: argparse.Namespace) -> int:
+    from reversi_tui.training.data import DataError
+    from reversi_tui.training.fit import FitOptions, NumpyMissing, fit
+
+    options = FitOptions(args.phase_empties, args.holdout, args.ridge, args.iterations)
+    try:
+        reports = fit(args.data, args.out, options, print)
+    except NumpyMissing as err:
+        warn(str(err))
+        return 2
+    except (DataError, OSError) as err:
+        warn(f"reversi train fit: {err}")
+        return 2
+    print("empties  train   held out  MAE (discs)  predicting the mean")
+    for r in reports:
+        print(
+            f"{r.low:2d}-{r.high:2d}  {r.train:7d}  {r.test:8d}  {r.mae:11.2f}  {r.baseline:19.2f}"
+        )
+    print(f"weights written to {args.out}")
+    return 0
