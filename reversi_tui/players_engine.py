@@ -28,8 +28,10 @@ from reversi_tui.protocols.process import EngineFailure, EngineProcess, wait_for
 #: The protocols an engine may speak, as the settings file names them.
 PROTOCOLS: Final = {"gtp": PlayerKind.GTP, "nboard": PlayerKind.NBOARD}
 #: Seconds an engine is expected to think a move when nothing says: its deadline is
-#: three times this and five seconds more.
-DEFAULT_THINK_TIME: Final = 10.0
+#: three times this and five seconds more (185 s). Generous on purpose: it only catches an
+#: engine that hangs, and GRhino's level 5 takes over 35 s for some moves here while it
+#: solves an endgame.
+DEFAULT_THINK_TIME: Final = 60.0
 #: Seconds an engine has to start and answer its first command.
 START_SECONDS: Final = 10.0
 
