@@ -93,9 +93,10 @@ def test_bench_perft_does_not_import_textual() -> None:
 
 
 def test_every_command_handler_exists() -> None:
-    """Each command (each ``bench`` kind) names its handler where it declares its options."""
+    """Each command (each ``bench`` kind and ``train`` step) names its handler where it
+    declares its options."""
     for parser in _parsers(build_parser()):
-        if parser.prog in ("reversi", "reversi bench"):
+        if parser.prog in ("reversi", "reversi bench", "reversi train"):
             continue
         assert callable(parser._defaults.get("handler")), parser.prog
 

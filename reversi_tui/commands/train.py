@@ -115,6 +115,14 @@ def add_parser(commands: Commands) -> None:
         metavar="N",
         help="games per chunk file, the most a stopped run loses",
     )
+    _option(
+        generate,
+        "--jobs",
+        int_range(1, 64),
+        1,
+        metavar="N",
+        help="processes playing chunks at once (the data are the same for any N)",
+    )
     generate.set_defaults(handler=run_generate)
     fit = kinds.add_parser(
         "fit", help="fit pattern weights per phase (needs numpy: pip install 'reversi-tui[train]')"
@@ -166,14 +174,14 @@ def run_generate(args: argparse.Namespace) -> int:
         chunk_games=args.chunk_games,
     )
     try:
-        manifest = generate(args.out, settings, args.games, print)
+        manifest = generate(args.out, settings, args.games, print, args.jobs)
     except (DataError, StorageError, OSError) as err:
         warn(f"reversi train generate: {err}")
         return 2
     rate = manifest["positions"] / max(manifest["seconds"], 1e-9)
     print(
         f"{args.out}: {manifest['games']} games, {manifest['positions']} positions "
-        f"({manifest['exact_positions']} exact), {rate:.1f} positions/s over all runs"
+        f"({manifest['exact_positions']} exact), {rate:.1f} positions/s a process over all runs"
     )
     return 0
 

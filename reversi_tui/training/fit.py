@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 #: Weight units per disc in the file: int16 then spans +-512 discs a weight.
 SCALE = 64
 INT16 = 32767
+#: Rows per block of the transposed product (about 50 MB of temporaries).
+BLOCK = 1 << 17
 
 
 class NumpyMissing(RuntimeError):
@@ -80,7 +82,7 @@ class PhaseReport:
 
 @dataclass(frozen=True, slots=True)
 class Dataset:
-    features: NDArray[np.int64]
+    features: NDArray[np.int32]
     target: NDArray[np.float64]
     empties: NDArray[np.int64]
     game: NDArray[np.int64]
@@ -104,7 +106,8 @@ def canonical_map() -> NDArray[np.int64]:
 
 
 def load(directory: Path) -> Dataset:
-    """The directory's records as features (canonical feature ids) and targets."""
+    """The directory's records as features (canonical feature ids, int32: 184 bytes a
+    position) and targets."""
     import numpy as np
 
     raw = b"".join(read_chunks(directory))
@@ -126,7 +129,7 @@ def load(directory: Path) -> Dataset:
     )
     index = np.frombuffer(ids, dtype=np.uint16).reshape(-1, N_INSTANCES).astype(np.int64)
     offsets = np.array([OFFSETS[k] for k in INSTANCE_PATTERN], dtype=np.int64)
-    features = canonical_map()[index + offsets]
+    features = canonical_map()[index + offsets].astype(np.int32)
     exact = table["exact"].astype(np.int64)
     target = np.where(exact != NO_EXACT, exact, table["final"].astype(np.int64)).astype(np.float64)
     occupied = np.array(
@@ -136,7 +139,7 @@ def load(directory: Path) -> Dataset:
 
 
 def _ridge(
-    features: NDArray[np.int64],
+    features: NDArray[np.int32],
     target: NDArray[np.float64],
     prior: NDArray[np.float64],
     ridge: float,
@@ -150,19 +153,22 @@ def _ridge(
     import numpy as np
 
     n = N_FEATURES + 1
-    rows = len(target)
-    bias_col = np.full((rows, 1), N_FEATURES, dtype=np.int64)
-    cols = np.hstack([features, bias_col])
     reg = np.full(n, ridge)
     reg[-1] = 1e-6
 
     def a(w: NDArray[np.float64]) -> NDArray[np.float64]:
-        result: NDArray[np.float64] = w[cols].sum(axis=1)
+        result: NDArray[np.float64] = w[features].sum(axis=1) + w[-1]
         return result
 
     def at(r: NDArray[np.float64]) -> NDArray[np.float64]:
-        weighted = np.repeat(r, cols.shape[1])
-        return np.bincount(cols.ravel(), weights=weighted, minlength=n).astype(np.float64)
+        # A block of rows at a time: no temporary as large as the feature matrix.
+        result = np.zeros(n)
+        for start in range(0, len(r), BLOCK):
+            block = features[start : start + BLOCK]
+            weights = np.repeat(r[start : start + BLOCK], block.shape[1])
+            result[:N_FEATURES] += np.bincount(block.ravel(), weights, minlength=N_FEATURES)
+        result[-1] = r.sum()
+        return result
 
     # Solve for d = w - prior: (A'A + reg) d = A'(y - A prior).
     d = np.zeros(n)

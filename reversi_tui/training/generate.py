@@ -17,10 +17,13 @@ labelling costs about one full solve per game plus one per random move.
 
 from __future__ import annotations
 
+import multiprocessing
 import platform
 import random
+import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -114,13 +117,49 @@ def _solved(pos: Position, known: int | None) -> tuple[int, int]:
     return result.score, result.move
 
 
+def play_chunk(settings: Settings, first: int, last: int) -> tuple[bytes, int, int, float]:
+    """Games ``first`` to ``last - 1``: (their packed records, positions, exact ones, seconds)."""
+    started = time.perf_counter()
+    made = [r for game in range(first, last) for r in play_game(settings, game)]
+    exact = sum(r.exact is not None for r in made)
+    data = b"".join(r.pack() for r in made)
+    return data, len(made), exact, time.perf_counter() - started
+
+
+def _ignore_interrupts() -> None:
+    """A worker leaves Ctrl+C to the parent, which ends the pool (no tracebacks from it)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def _played(
+    settings: Settings, spans: list[tuple[int, int]], jobs: int
+) -> Iterator[Iterator[tuple[bytes, int, int, float]]]:
+    """Every span's chunk in order, played by ``jobs`` processes (this one when 1)."""
+    if jobs == 1:
+        yield (play_chunk(settings, first, last) for first, last in spans)
+        return
+    with multiprocessing.get_context("fork").Pool(jobs, _ignore_interrupts) as pool:
+        yield pool.imap(_play_span, [(settings, first, last) for first, last in spans])
+
+
+def _play_span(args: tuple[Settings, int, int]) -> tuple[bytes, int, int, float]:
+    return play_chunk(*args)
+
+
 def generate(
-    directory: Path, settings: Settings, games: int, report: Callable[[str], None]
+    directory: Path,
+    settings: Settings,
+    games: int,
+    report: Callable[[str], None],
+    jobs: int = 1,
 ) -> dict[str, Any]:
     """Play games until the directory holds ``games`` of them; its manifest at the end.
 
-    Resumes a directory made with the same settings (DataError otherwise). Each
-    chunk is written, then named in the manifest, then reported through ``report``.
+    Resumes a directory made with the same settings (DataError otherwise). Chunks
+    may be played by ``jobs`` processes at once, but each is written, then named
+    in the manifest, then reported through ``report`` in order, so the data are the
+    same whatever ``jobs`` is.
     """
     directory.mkdir(parents=True, exist_ok=True)
     manifest = read_manifest(directory)
@@ -140,31 +179,28 @@ def generate(
             f"{directory} holds data made with other settings ({manifest['settings']}): "
             "give the same ones to add to it, or another --out"
         )
-    done = manifest["games"]
-    while done < games:
-        last = min(done + settings.chunk_games, games)
-        started = time.perf_counter()
-        made = [r for game in range(done, last) for r in play_game(settings, game)]
-        seconds = time.perf_counter() - started
-        exact = sum(r.exact is not None for r in made)
-        entry = write_chunk(directory, len(manifest["chunks"]), b"".join(r.pack() for r in made))
-        entry.update(
-            first_game=done,
-            games=last - done,
-            positions=len(made),
-            exact_positions=exact,
-            seconds=round(seconds, 3),
-            made_by=f"reversi_tui {__version__}, Python {platform.python_version()}",
-        )
-        manifest["chunks"].append(entry)
-        manifest["games"] = last
-        manifest["positions"] += len(made)
-        manifest["exact_positions"] += exact
-        manifest["seconds"] = round(manifest["seconds"] + seconds, 3)
-        write_manifest(directory, manifest)
-        report(
-            f"{entry['file']}: games {done}-{last - 1}, {len(made)} positions "
-            f"({exact} exact) in {seconds:.1f} s, {len(made) / max(seconds, 1e-9):.1f} positions/s"
-        )
-        done = last
+    step = settings.chunk_games
+    spans = [(first, min(first + step, games)) for first in range(manifest["games"], games, step)]
+    with _played(settings, spans, jobs) as chunks:
+        for (first, last), (data, positions, exact, seconds) in zip(spans, chunks, strict=False):
+            entry = write_chunk(directory, len(manifest["chunks"]), data)
+            entry.update(
+                first_game=first,
+                games=last - first,
+                positions=positions,
+                exact_positions=exact,
+                seconds=round(seconds, 3),
+                made_by=f"reversi_tui {__version__}, Python {platform.python_version()}",
+            )
+            manifest["chunks"].append(entry)
+            manifest["games"] = last
+            manifest["positions"] += positions
+            manifest["exact_positions"] += exact
+            manifest["seconds"] = round(manifest["seconds"] + seconds, 3)
+            write_manifest(directory, manifest)
+            report(
+                f"{entry['file']}: games {first}-{last - 1}, {positions} positions "
+                f"({exact} exact) in {seconds:.1f} s, "
+                f"{positions / max(seconds, 1e-9):.1f} positions/s"
+            )
     return manifest

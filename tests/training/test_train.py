@@ -77,6 +77,14 @@ def test_a_run_resumed_after_a_stop_gives_the_same_data(
     assert _data(tmp_path / "grown") == _data(tmp_path / "whole")
 
 
+def test_several_processes_give_the_same_data(tmp_path: Path) -> None:
+    _generate(tmp_path / "one", 5)
+    _generate(tmp_path / "two", 5, "--jobs", "2")
+    assert _data(tmp_path / "two") == _data(tmp_path / "one")
+    one, two = (json.loads((tmp_path / d / MANIFEST).read_text()) for d in ("one", "two"))
+    assert [c["sha256"] for c in one["chunks"]] == [c["sha256"] for c in two["chunks"]]
+
+
 def test_resuming_with_other_settings_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
