@@ -40,14 +40,26 @@ class LobbyHelpScreen(Dialog[None]):
     """The lobby's keys and notes."""
 
     DEFAULT_CSS = """
-    LobbyHelpScreen > .dialog { width: 76; max-height: 90%; }
-    LobbyHelpScreen VerticalScroll { height: auto; max-height: 20; }
+    LobbyHelpScreen > VerticalScroll {
+        width: 78;
+        max-width: 100%;
+        height: auto;
+        max-height: 100%;
+        border: thick $primary;
+        border-title-color: $accent;
+        border-subtitle-color: $text-muted;
+        background: $surface;
+        padding: 0 1;
+    }
     """
+    #: The scroll takes the keys, so Up/Down and Page Up/Down read the notes at 80x24.
+    AUTO_FOCUS = "#lobby-help-scroll"
     BINDINGS = [Binding("question_mark,escape,q", "close", "Close", key_display="Esc")]
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(classes="dialog"):
-            yield Static("Online lobby: keys", classes="dialog-title")
+        with VerticalScroll(id="lobby-help-scroll") as scroll:
+            scroll.border_title = "Online lobby - help"
+            scroll.border_subtitle = "Up/Down scroll - ? or Esc closes"
             notes = Text("\n\n".join(NOTES))
             yield Static(Group(key_table(LOBBY_KEY_ROWS), Text(""), notes), id="lobby-help")
         yield KeyFooter()
