@@ -118,6 +118,9 @@ async def test_question_mark_in_the_lobby_is_the_lobby_s_help() -> None:
         await open_lobby(app, pilot, session)
         await pilot.press("question_mark")
         await wait_until(pilot, lambda: isinstance(app.screen, LobbyHelpScreen), LIMIT)
+        await pilot.pause()
+        # the notes are longer than 24 rows: the scroll has the keys, so Down reads on
+        assert app.screen.focused is app.screen.query_one("#lobby-help-scroll")
         keys = dict(LOBBY_KEY_ROWS)
         assert "Tab, Shift+Tab" in keys and keys["x"] == "cancel the challenges you sent"
         assert keys["?"] == "this help"
