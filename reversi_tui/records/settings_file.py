@@ -71,7 +71,7 @@ def _theme(value: Any) -> str | None:
 
 
 def _player(value: Any) -> str | None:
-    """A player's text form, one this version can play (an engine cannot yet)."""
+    """A player's text form: a person, a level, or an engine (by command line or name)."""
     if not isinstance(value, str):
         return None
     try:
