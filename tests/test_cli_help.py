@@ -46,6 +46,7 @@ COMMANDS = (
     "reversi train",
     "reversi train generate",
     "reversi train fit",
+    "reversi train book",
 )
 
 

@@ -12,8 +12,12 @@ import random
 import time
 from array import array
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from reversi_tui.commands.options import Commands, int_range
+
+if TYPE_CHECKING:
+    from reversi_tui.engine.ai.book import Book
 
 #: Passes over the positions: enough for a steady figure in about a second.
 ROUNDS = 5
@@ -21,7 +25,8 @@ ROUNDS = 5
 
 def add_parser(bench_kinds: Commands) -> None:
     bench_eval = bench_kinds.add_parser(
-        "eval", help="evaluations per second: hand-weighted, patterns, incremental update"
+        "eval",
+        help="evaluations per second: hand-weighted, patterns, incremental update; book lookup",
     )
     bench_eval.add_argument(
         "--positions",
@@ -97,4 +102,25 @@ def run_eval(args: argparse.Namespace) -> int:
     print(f"hand-weighted evaluation         {hand:>12,.0f} /s  {1e6 / hand:6.2f} us")
     print(f"all 46 pattern indices           {index:>12,.0f} /s  {1e6 / index:6.2f} us")
     print(f"incremental update of a move     {update:>12,.0f} /s  {1e6 / update:6.2f} us")
+    book, book_source = _book(boards)
+    lookup = _rate(lambda: [book.lookup_masks(p, o) for p, o in boards], n)
+    print(f"opening book lookup              {lookup:>12,.0f} /s  {1e6 / lookup:6.2f} us")
+    print(f"book: {book_source}")
     return 0
+
+
+def _book(boards: list[tuple[int, int]]) -> tuple[Book, str]:
+    """The package's opening book, or one holding every timed position with seeded
+    random values (a lookup's time does not depend on them)."""
+    from reversi_tui.engine.ai.book import Book, canonical, packaged_book
+    from reversi_tui.engine.bitboard import legal_moves, squares
+
+    book = packaged_book()
+    if book is not None:
+        return book, f"the package's, {len(book)} positions (most timed ones miss)"
+    rng = random.Random(0)
+    entries = {}
+    for p, o in boards:
+        key, _ = canonical(p, o)
+        entries[key] = [(sq, rng.randrange(-900, 900)) for sq in squares(legal_moves(p, o))]
+    return Book(entries), f"{len(entries)} timed positions with random values (none shipped)"

@@ -59,7 +59,8 @@ def _plies(text: str) -> tuple[int, int]:
 
 def add_parser(commands: Commands) -> None:
     train = commands.add_parser(
-        "train", help="train the pattern evaluation: self-play data, then a least-squares fit"
+        "train",
+        help="train the pattern evaluation (self-play data, a least-squares fit), build the book",
     )
     kinds = train.add_subparsers(dest="train", metavar="STEP", required=True)
     generate = kinds.add_parser(
@@ -157,6 +158,39 @@ def add_parser(commands: Commands) -> None:
         help="conjugate-gradient steps per phase",
     )
     fit.set_defaults(handler=run_fit)
+    book = kinds.add_parser(
+        "book", help="search opening positions into an opening book file (resumes a stopped run)"
+    )
+    book.add_argument("--out", required=True, type=Path, metavar="FILE", help="book file")
+    _option(book, "--plies", int_range(1, 30), 10, metavar="N", help="plies the book covers")
+    _option(
+        book, "--depth", int_range(1, 20), 8, metavar="D", help="plies each position is searched"
+    )
+    _option(book, "--seed", int_range(0, 2**63), 1, metavar="S", help="the run's seed")
+    _option(
+        book,
+        "--lines",
+        int_range(0, 10_000_000),
+        1000,
+        metavar="L",
+        help="random openings of N plies whose positions join the book",
+    )
+    _option(
+        book,
+        "--enumerate",
+        int_range(0, 8),
+        4,
+        metavar="K",
+        help="every position of the first K plies joins the book",
+    )
+    book.add_argument(
+        "--from",
+        dest="source",
+        type=Path,
+        metavar="DIR",
+        help="also the first N plies' positions of a 'reversi train generate' data directory",
+    )
+    book.set_defaults(handler=run_book)
 
 
 def run_generate(args: argparse.Namespace) -> int:
@@ -183,6 +217,22 @@ def run_generate(args: argparse.Namespace) -> int:
         f"{args.out}: {manifest['games']} games, {manifest['positions']} positions "
         f"({manifest['exact_positions']} exact), {rate:.1f} positions/s a process over all runs"
     )
+    return 0
+
+
+def run_book(args: argparse.Namespace) -> int:
+    from reversi_tui.records.paths import StorageError
+    from reversi_tui.training.book import BookBuildError, BookSettings, build_book
+    from reversi_tui.training.data import DataError
+
+    source = None if args.source is None else str(args.source)
+    settings = BookSettings(args.seed, args.plies, args.depth, args.lines, args.enumerate, source)
+    try:
+        meta = build_book(args.out, settings, print)
+    except (BookBuildError, DataError, StorageError, OSError) as err:
+        warn(f"reversi train book: {err}")
+        return 2
+    print(f"{args.out}: {meta['positions']} positions searched to depth {args.depth}")
     return 0
 
 

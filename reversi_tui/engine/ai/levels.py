@@ -39,6 +39,9 @@ class Level:
     tie_margin: float
     #: Try the exact endgame solver at this many empties or fewer (0: never).
     solve_empties: int
+    #: Play from the opening book, among moves this many discs from its best (None:
+    #: never); only when the package has a book (``book.packaged_book``).
+    book_spread: float | None = None
 
 
 LEVEL_TABLE: dict[str, Level] = {
@@ -49,9 +52,13 @@ LEVEL_TABLE: dict[str, Level] = {
     # and it counts the last few moves out.
     "medium": Level("medium", 0.5, 3, "full", noise=1.5, tie_margin=0.5, solve_empties=8),
     # Full search for a second, exact play from 14 empties (median solve 0.2 s).
-    "hard": Level("hard", 1.0, 60, "full", noise=0.0, tie_margin=0.0, solve_empties=14),
+    "hard": Level(
+        "hard", 1.0, 60, "full", noise=0.0, tie_margin=0.0, solve_empties=14, book_spread=1.0
+    ),
     # Five seconds, exact from 16 empties when the solver finishes in time.
-    "expert": Level("expert", 5.0, 60, "full", noise=0.0, tie_margin=0.0, solve_empties=16),
+    "expert": Level(
+        "expert", 5.0, 60, "full", noise=0.0, tie_margin=0.0, solve_empties=16, book_spread=0.5
+    ),
 }
 
 #: The level names in order (defined once, in ``names.py``; the table must follow it).

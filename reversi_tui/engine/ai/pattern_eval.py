@@ -17,10 +17,7 @@ a ``WeightsError`` rather than evaluating nonsense. Nothing here needs numpy.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
-import zlib
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,6 +27,7 @@ from itertools import pairwise
 from operator import getitem
 from typing import Any
 
+from reversi_tui.engine.ai import checked_file
 from reversi_tui.engine.ai.evaluation import DISC, Evaluator, final_score_units
 from reversi_tui.engine.ai.patterns import (
     INSTANCE_PATTERN,
@@ -44,8 +42,6 @@ MAGIC = b"RVPW"
 FORMAT_VERSION = 1
 #: The weights the engine ships, in this package (absent until a run has been trained).
 RESOURCE = "pattern_weights.bin"
-#: The largest header read: a damaged length must not allocate gigabytes.
-MAX_HEADER = 1 << 16
 
 
 class WeightsError(ValueError):
@@ -93,32 +89,18 @@ def encode_weights(
         "phase_empties": phase_empties,
         "scale": scale,
         "biases": [int(b) for b in biases],
-        "payload_bytes": len(payload),
-        "payload_sha256": hashlib.sha256(payload).hexdigest(),
         "meta": meta,
     }
-    head = json.dumps(header, sort_keys=True).encode()
-    return MAGIC + len(head).to_bytes(4, "little") + head + zlib.compress(payload, 9)
+    return checked_file.pack(MAGIC, header, payload)
 
 
 def decode_weights(data: bytes) -> PatternWeights:
     """The weights in a file's bytes; WeightsError when anything does not check out."""
-    if data[:4] != MAGIC:
-        raise WeightsError("not a pattern weights file (bad magic)")
-    size = int.from_bytes(data[4:8], "little")
-    if size > MAX_HEADER or len(data) < 8 + size:
-        raise WeightsError("truncated header")
-    try:
-        header = json.loads(data[8 : 8 + size])
-        payload = zlib.decompress(data[8 + size :])
-    except (ValueError, zlib.error) as err:
-        raise WeightsError(f"damaged file: {err}") from None
-    if not isinstance(header, dict) or header.get("format") != FORMAT_VERSION:
-        raise WeightsError(f"unsupported format (this program reads format {FORMAT_VERSION})")
+    header, payload = checked_file.unpack(
+        data, MAGIC, FORMAT_VERSION, WeightsError, "a pattern weights", "the weights are"
+    )
     if header.get("patterns") != pattern_layout():
         raise WeightsError("the file's patterns are not this program's")
-    if hashlib.sha256(payload).hexdigest() != header.get("payload_sha256"):
-        raise WeightsError("checksum mismatch: the weights are damaged")
     n_phases = header["phases"]
     if len(payload) != n_phases * 2 * N_FEATURES or len(header["biases"]) != n_phases:
         raise WeightsError("the payload does not hold the phases the header announces")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import time
 
+from reversi_tui.engine.ai.book import packaged_book
 from reversi_tui.engine.ai.endgame import EndgameResult, final_score, solve, solve_all
 from reversi_tui.engine.ai.evaluation import DISC, Evaluator
 from reversi_tui.engine.ai.levels import Level, base_evaluator, get_level, noise_units
@@ -109,6 +110,10 @@ def choose_move(
         return SearchResult(
             PASS, -reply.score, reply.depth, reply.nodes, reply.seconds, exact=reply.exact
         )
+    if depth is None and spec.book_spread is not None:
+        booked = _book_move(position, spec, rng, started)
+        if booked is not None:
+            return booked
     budget = spec.budget if think_time is None else think_time
     if depth is not None:
         limits = Limits(depth, None, _margin(spec))
@@ -138,6 +143,21 @@ def choose_move(
     return SearchResult(solved.move, float(solved.score), empties, nodes, seconds, exact=True)
 
 
+def _book_move(
+    position: Position, spec: Level, rng: random.Random, started: float
+) -> SearchResult | None:
+    """The opening book's move for a level that plays from it; None without a book
+    (the package ships none yet) or when the book does not know the position."""
+    book = packaged_book()
+    if book is None or spec.book_spread is None:
+        return None
+    picked = book.choose(position, rng, spec.book_spread)
+    if picked is None:
+        return None
+    move, value = picked
+    return SearchResult(move, value, 0, 0, time.perf_counter() - started)
+
+
 def rank_moves(
     position: Position,
     level: str,
@@ -146,11 +166,14 @@ def rank_moves(
     max_depth: int | None = None,
     rng: random.Random | None = None,
     should_stop: StopCheck | None = None,
+    depth: int | None = None,
 ) -> list[SearchResult]:
     """Every legal move with its score as ``level`` sees it, best first (empty: no move).
 
     The same clock and depth as ``choose_move``, but each root move gets a full
     window, so the scores rank them all (an engine protocol's hint for n moves).
+    ``depth`` searches exactly that many plies with no clock and no solver
+    (reproducible: the opening book's values).
     Near the end, as the level allows, the exact solver scores them instead;
     when it misses the deadline the midgame ranking stands.
     """
@@ -162,6 +185,8 @@ def rank_moves(
     p, o = position.player, position.opponent
     if not legal_moves(p, o):
         return []
+    if depth is not None:
+        return _rank(p, o, evaluate, Limits(depth, None), rng, should_stop, started)
     budget = spec.budget if think_time is None else think_time
     if position.empties > spec.solve_empties:
         return _rank(p, o, evaluate, Limits(cap, budget), rng, should_stop, started)
