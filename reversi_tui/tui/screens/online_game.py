@@ -227,6 +227,11 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
         return "online" if self.link.state.online.get(user, False) else "away"
 
     def _on_session(self, event: protocol.ServerMessage | Notice) -> None:
+        """The server's news of this game. Nothing before the screen is up (a rematch's
+        states can arrive while it is being built: it shows the link as it is then) or
+        once it is going (the app's last keys and messages can outlive it)."""
+        if not self.is_mounted or not self.is_attached or self.answered:
+            return
         link = self.link
         match event:
             case protocol.State(origin=origin) if origin == link.origin:

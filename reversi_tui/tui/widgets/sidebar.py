@@ -13,6 +13,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static
@@ -144,7 +145,10 @@ class MoveList(VerticalScroll, can_focus=False):
     def show(self, plies: tuple[Ply, ...], current: int | None = None) -> None:
         """``current``: in review, the number of plies shown (its last move is highlighted)."""
         text, mark_row = move_text(plies, current)
-        self.query_one("#moves-text", Static).update(text)
+        try:
+            self.query_one("#moves-text", Static).update(text)
+        except NoMatches:  # not composed yet, or going: the next show draws it
+            return
         self._shown_row = None if current is None else mark_row
         self.call_after_refresh(self._follow)
 
