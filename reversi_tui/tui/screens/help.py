@@ -187,11 +187,11 @@ class Legend(Widget):
         return table
 
 
-class HelpScreen(Dialog[None]):
-    """A modal over the game so closing it returns exactly where the player was."""
-
-    DEFAULT_CSS = """
-    HelpScreen > VerticalScroll {
+def framed_help_css(screen: str) -> str:
+    """The frame every help screen draws (the game's, the lobby's): a scroll with a
+    title and a subtitle, as wide as 80 columns allow, ASCII in ASCII mode."""
+    return f"""
+    {screen} > VerticalScroll {{
         width: 78;
         max-width: 100%;
         height: auto;
@@ -201,11 +201,21 @@ class HelpScreen(Dialog[None]):
         border-subtitle-color: $text-muted;
         background: $surface;
         padding: 0 1;
-    }
-    HelpScreen.-ascii > VerticalScroll { border: ascii $primary; }
+    }}
+    {screen}.-ascii > VerticalScroll {{ border: ascii $primary; }}
+    """
+
+
+class HelpScreen(Dialog[None]):
+    """A modal over the game so closing it returns exactly where the player was."""
+
+    DEFAULT_CSS = (
+        framed_help_css("HelpScreen")
+        + """
     HelpScreen .heading { text-style: bold; color: $accent; margin-top: 1; }
     HelpScreen #notes { margin-top: 1; }
     """
+    )
     BINDINGS = [Binding("question_mark,escape,q", "close", "Close help")]
 
     def __init__(

@@ -13,7 +13,7 @@ from textual.widgets import Static
 from reversi_tui.net.protocol import ABANDON_GRACE, TIME_CONTROLS
 from reversi_tui.tui.keys import LOBBY_HELP, help_rows
 from reversi_tui.tui.screens.dialog import Dialog
-from reversi_tui.tui.screens.help import key_table
+from reversi_tui.tui.screens.help import framed_help_css, key_table
 from reversi_tui.tui.widgets.footer import KeyFooter
 
 #: The lobby's keys: (keys, what they do), from the key table (tui/keys.py).
@@ -39,19 +39,7 @@ NOTES = (
 class LobbyHelpScreen(Dialog[None]):
     """The lobby's keys and notes."""
 
-    DEFAULT_CSS = """
-    LobbyHelpScreen > VerticalScroll {
-        width: 78;
-        max-width: 100%;
-        height: auto;
-        max-height: 100%;
-        border: thick $primary;
-        border-title-color: $accent;
-        border-subtitle-color: $text-muted;
-        background: $surface;
-        padding: 0 1;
-    }
-    """
+    DEFAULT_CSS = framed_help_css("LobbyHelpScreen")
     #: The scroll takes the keys, so Up/Down and Page Up/Down read the notes at 80x24.
     AUTO_FOCUS = "#lobby-help-scroll"
     BINDINGS = [Binding("question_mark,escape,q", "close", "Close", key_display="Esc")]
