@@ -38,6 +38,7 @@ from reversi_tui.engine.ai.endgame_tables import (
     QUADRANT,
     SQUARE_RANK,
 )
+from reversi_tui.engine.ai.evaluation import make_evaluator
 from reversi_tui.engine.ai.result import SearchCancelled, StopCheck
 from reversi_tui.engine.bitboard import CORNERS, FULL, legal_moves
 from reversi_tui.engine.board import PASS, Move, Position
@@ -59,6 +60,18 @@ SHALLOW = 6
 #: well below: the hardest 18-empty reference position peaked at 146 MB for the
 #: whole process.
 TT_MAX = 1_000_000
+
+#: From this many empties, deep nodes also weigh each child by the positional
+#: evaluation, not only by the opponent's replies: measured on the 14- and
+#: 16-empty sets, 14% fewer nodes and 12% less time than mobility alone (from 10
+#: empties: 16% fewer nodes but slower; from 14: 8% fewer). Few nodes are that
+#: high in the tree, so the evaluation's cost does not show.
+EVAL_ORDER = 12
+#: Sort key units per reply left to the opponent, against the evaluation's
+#: ``DISC`` units (a tenth of a disc): a reply weighs as much as four discs of
+#: position (measured: a weight of 160 or 20 gave 4-8% more nodes than 40).
+REPLY_WEIGHT = 40
+_evaluate = make_evaluator()
 
 #: Beyond any score: "no move tried yet".
 _INF = 127
@@ -328,7 +341,7 @@ class _Search:
                 if best > alpha:
                     alpha = best
             if best < beta and moves:
-                children = _children(p, o, moves)
+                children = _children(p, o, moves, n >= EVAL_ORDER)
                 if n1 > SHALLOW:
                     # Enhanced transposition cutoff: a child already known to
                     # refute the opponent ends this node before any search.
@@ -390,13 +403,17 @@ def _can_move(p: int, o: int, empties: tuple[int, ...]) -> bool:
     return any(NEIGHBOURS[sq] & o and flips(p, o, sq) for sq in empties)
 
 
-def _children(p: int, o: int, moves: int) -> list[tuple[int, int, int, int, int]]:
+def _children(
+    p: int, o: int, moves: int, by_eval: bool = False
+) -> list[tuple[int, int, int, int, int]]:
     """Children as (sort key, move bit, opponent, player, opponent's moves), fastest first.
 
     Fastest-first: the fewer replies a move leaves the opponent (corners
-    counted twice), the earlier it is tried; its cutoffs come soonest. The
-    children are packed side by side into one wide int, so one move
-    generation gives all their replies (twice as fast as one per child).
+    counted twice), the earlier it is tried; its cutoffs come soonest. With
+    ``by_eval`` the positional evaluation of each child (the opponent's view, so
+    lower first) refines that order (see ``EVAL_ORDER``). The children are
+    packed side by side into one wide int, so one move generation gives all
+    their replies (twice as fast as one per child).
     """
     boards = []
     packed_p = packed_o = shift = 0
@@ -415,7 +432,10 @@ def _children(p: int, o: int, moves: int) -> list[tuple[int, int, int, int, int]
     for bit, np, no in boards:
         cm = replies & FULL
         replies >>= LANE
-        scored.append((cm.bit_count() + (cm & CORNERS).bit_count(), bit, np, no, cm))
+        key = cm.bit_count() + (cm & CORNERS).bit_count()
+        if by_eval:
+            key = key * REPLY_WEIGHT + _evaluate(np, no)
+        scored.append((key, bit, np, no, cm))
     scored.sort()
     return scored
 
