@@ -167,6 +167,24 @@ def test_bench_eval_prints_the_pattern_evaluations_per_second_first(
     assert any(line.startswith("incremental update") for line in lines)
 
 
+def test_bench_search_compares_full_width_and_selective_to_a_depth(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "search", "--positions", "3", "--depth", "5", "--time", "0.05"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert float(lines[0]) > 0
+    rows = {line.split()[0]: line.split() for line in lines if line.startswith(("full", "sel"))}
+    full_nodes = int(rows["full"][3].replace(",", ""))
+    selective_nodes = int(rows["selective"][2].replace(",", ""))
+    assert 0 < selective_nodes < full_nodes
+
+
+def test_bench_search_refuses_a_silly_time(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["bench", "search", "--time", "0"])
+    assert "from 0.05 to 60 seconds" in capsys.readouterr().err
+
+
 def test_bench_solve_reports_a_wrong_pass_score(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

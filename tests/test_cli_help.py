@@ -40,6 +40,7 @@ COMMANDS = (
     "reversi bench perft",
     "reversi bench solve",
     "reversi bench eval",
+    "reversi bench search",
     "reversi bench tui",
     "reversi bench online",
     "reversi bench fuzz",
@@ -47,6 +48,7 @@ COMMANDS = (
     "reversi train generate",
     "reversi train fit",
     "reversi train book",
+    "reversi train probcut",
 )
 
 

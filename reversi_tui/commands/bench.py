@@ -8,7 +8,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from reversi_tui.commands import bench_eval, bench_fuzz, bench_online, bench_tui
+from reversi_tui.commands import bench_eval, bench_fuzz, bench_online, bench_search, bench_tui
 from reversi_tui.commands.options import Commands, int_range
 from reversi_tui.commands.solve import SLOW_EMPTIES
 from reversi_tui.engine import PASS, Position, parse_position, parse_square, square_name
@@ -32,7 +32,7 @@ Case = tuple[int, Position, dict[int, int]]
 def add_parser(commands: Commands) -> None:
     """``reversi bench``'s kinds and their options; each kind names its handler."""
     bench = commands.add_parser(
-        "bench", help="benchmarks: perft, solve FILE, eval, tui, fuzz, online"
+        "bench", help="benchmarks: perft, solve FILE, eval, search, tui, fuzz, online"
     )
     bench_kinds = bench.add_subparsers(dest="bench", metavar="KIND", required=True)
     perft = bench_kinds.add_parser("perft", help="count leaves from the start position")
@@ -53,6 +53,7 @@ def add_parser(commands: Commands) -> None:
     )
     bench_solve.set_defaults(handler=run_solve)
     bench_eval.add_parser(bench_kinds)
+    bench_search.add_parser(bench_kinds)
     bench_tui.add_parser(bench_kinds)
     bench_online.add_parser(bench_kinds)
     bench_fuzz.add_parser(bench_kinds)

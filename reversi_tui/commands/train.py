@@ -191,6 +191,17 @@ def add_parser(commands: Commands) -> None:
         help="also the first N plies' positions of a 'reversi train generate' data directory",
     )
     book.set_defaults(handler=run_book)
+    probcut = kinds.add_parser(
+        "probcut",
+        help="calibrate the selective search (Multi-ProbCut) on a data directory's positions",
+    )
+    probcut.add_argument("--data", required=True, type=Path, metavar="DIR", help="data directory")
+    _option(
+        probcut, "--positions", int_range(10, 100_000), 160, metavar="N", help="positions searched"
+    )
+    _option(probcut, "--depth", int_range(4, 12), 8, metavar="D", help="plies each is searched to")
+    _option(probcut, "--seed", int_range(0, 2**63), 1, metavar="S", help="picks the positions")
+    probcut.set_defaults(handler=run_probcut)
 
 
 def run_generate(args: argparse.Namespace) -> int:
@@ -255,4 +266,21 @@ def run_fit(args: argparse.Namespace) -> int:
             f"{r.low:2d}-{r.high:2d}  {r.train:7d}  {r.test:8d}  {r.mae:11.2f}  {r.baseline:19.2f}"
         )
     print(f"weights written to {args.out}")
+    return 0
+
+
+def run_probcut(args: argparse.Namespace) -> int:
+    from reversi_tui.training.data import DataError
+    from reversi_tui.training.probcut import calibrate, table_source
+
+    try:
+        cuts = calibrate(args.data, args.positions, args.depth, args.seed, print)
+    except (DataError, OSError, ValueError) as err:
+        warn(f"reversi train probcut: {err}")
+        return 2
+    print("depth  probe  slope  intercept  sigma (evaluation units, a tenth of a disc)")
+    for depth, cut in sorted(cuts.items()):
+        slope, intercept, sigma = cut.slope, cut.intercept, cut.sigma
+        print(f"{depth:5d}  {cut.shallow:5d}  {slope:5.3f}  {intercept:9.1f}  {sigma:5.1f}")
+    print(table_source(cuts))
     return 0

@@ -42,6 +42,9 @@ class Level:
     #: Play from the opening book, among moves this many discs from its best (None:
     #: never); only when the package has a book (``book.packaged_book``).
     book_spread: float | None = None
+    #: Prune with Multi-ProbCut (``probcut``) in its timed searches; a fixed
+    #: ``depth`` stays a full-width search.
+    selective: bool = False
 
 
 LEVEL_TABLE: dict[str, Level] = {
@@ -53,11 +56,27 @@ LEVEL_TABLE: dict[str, Level] = {
     "medium": Level("medium", 0.5, 3, "full", noise=1.5, tie_margin=0.5, solve_empties=8),
     # Full search for a second, exact play from 14 empties (median solve 0.2 s).
     "hard": Level(
-        "hard", 1.0, 60, "full", noise=0.0, tie_margin=0.0, solve_empties=14, book_spread=1.0
+        "hard",
+        1.0,
+        60,
+        "full",
+        noise=0.0,
+        tie_margin=0.0,
+        solve_empties=14,
+        book_spread=1.0,
+        selective=True,
     ),
     # Five seconds, exact from 16 empties when the solver finishes in time.
     "expert": Level(
-        "expert", 5.0, 60, "full", noise=0.0, tie_margin=0.0, solve_empties=16, book_spread=0.5
+        "expert",
+        5.0,
+        60,
+        "full",
+        noise=0.0,
+        tie_margin=0.0,
+        solve_empties=16,
+        book_spread=0.5,
+        selective=True,
     ),
 }
 

@@ -122,12 +122,12 @@ def choose_move(
         budget *= FORCED_SHARE
     empties = position.empties
     if empties > spec.solve_empties:
-        limits = Limits(cap, budget, _margin(spec))
+        limits = Limits(cap, budget, _margin(spec), spec.selective)
         return _search(p, o, evaluate, limits, rng, should_stop, started)
     deadline = started + budget
     fallback = None
     if empties > SOLVE_ALONE_EMPTIES:
-        limits = Limits(cap, budget * PRE_SOLVE_SHARE, _margin(spec))
+        limits = Limits(cap, budget * PRE_SOLVE_SHARE, _margin(spec), spec.selective)
         fallback = _search(p, o, evaluate, limits, rng, should_stop, started)
         if fallback.exact:
             return fallback
@@ -135,7 +135,7 @@ def choose_move(
     if solved is None:
         if fallback is None:
             # Rare: the solver missed the deadline with few empties; answer quickly.
-            limits = Limits(cap, budget * FORCED_SHARE, _margin(spec))
+            limits = Limits(cap, budget * FORCED_SHARE, _margin(spec), spec.selective)
             return _search(p, o, evaluate, limits, rng, should_stop, time.perf_counter())
         return fallback
     nodes = solved.nodes + (fallback.nodes if fallback is not None else 0)

@@ -15,12 +15,14 @@ when the dedicated endgame module is not there.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from reversi_tui.engine.ai.evaluation import DISC, Evaluator, final_score_units
+from reversi_tui.engine.ai.probcut import CONFIDENCE, CUTS, MIN_DEPTH, Cut, cut_for
 from reversi_tui.engine.ai.result import SearchCancelled, StopCheck
 from reversi_tui.engine.bitboard import CORNERS, FULL, flips, legal_moves
 from reversi_tui.engine.board import PASS
@@ -34,6 +36,8 @@ SORT_DEPTH = 4
 START_SHARE = 0.5
 #: Drop the table when it grows past this many entries (about 200 MB at worst).
 TT_LIMIT = 1_000_000
+#: A probe's bound beyond any final score (64 discs) cannot be reached: skipped.
+PROBE_LIMIT = 64 * DISC
 
 _X_SQUARES = (1 << 9) | (1 << 14) | (1 << 49) | (1 << 54)
 _C_SQUARES = (
@@ -94,10 +98,12 @@ class Searcher:
         *,
         deadline: float | None = None,
         should_stop: StopCheck | None = None,
+        selective: bool = False,
     ) -> None:
         self.evaluate = evaluate
         self.deadline = deadline
         self.should_stop = should_stop
+        self.selective = selective and bool(CUTS)
         self.nodes = 0
         self.table: dict[tuple[int, int], tuple[int, int, int, int]] = {}
 
@@ -156,6 +162,17 @@ class Searcher:
                     return lower
                 if upper <= alpha or lower == upper:
                     return upper
+        if (
+            self.selective
+            and depth >= MIN_DEPTH
+            and beta - alpha == 1
+            and depth < 64 - (p | o).bit_count()
+        ):
+            cut = cut_for(depth)
+            if cut is not None:
+                verdict = self._probe(p, o, alpha, cut)
+                if verdict is not None:
+                    return verdict
         moves = legal_moves(p, o)
         if not moves:
             if not legal_moves(o, p):
@@ -187,6 +204,20 @@ class Searcher:
         else:
             self.table[key] = (depth, best, best, best_move)
         return best
+
+    def _probe(self, p: int, o: int, alpha: int, cut: Cut) -> int | None:
+        """Multi-ProbCut at a null-window node (alpha, alpha + 1): the bound it
+        fails at when a shallow search says the deep value is past it with
+        confidence, else None."""
+        margin = CONFIDENCE * cut.sigma
+        beta = alpha + 1
+        high = math.ceil((beta + margin - cut.intercept) / cut.slope)
+        if high <= PROBE_LIMIT and self.negamax(p, o, cut.shallow, high - 1, high) >= high:
+            return beta
+        low = math.floor((alpha - margin - cut.intercept) / cut.slope)
+        if low >= -PROBE_LIMIT and self.negamax(p, o, cut.shallow, low, low + 1) <= low:
+            return alpha
+        return None
 
     # Root --------------------------------------------------------------------------
     def search_root(
@@ -248,6 +279,8 @@ class Limits:
     max_depth: int
     budget: float | None  # seconds; None: no clock, only ``max_depth``
     tie_margin: int = 0  # units
+    #: Multi-ProbCut (``probcut``) in null-window nodes.
+    selective: bool = False
 
 
 #: Told each completed iteration's verdict and the exact scores it found, by square.
@@ -277,7 +310,9 @@ def iterative_deepening(
     """
     t0 = time.perf_counter() if start is None else start
     deadline = None if limits.budget is None else t0 + limits.budget
-    searcher = Searcher(evaluate, deadline=deadline, should_stop=should_stop)
+    searcher = Searcher(
+        evaluate, deadline=deadline, should_stop=should_stop, selective=limits.selective
+    )
     moves = legal_moves(p, o)
     order = [sq for sq, _, _ in searcher.ordered_children(p, o, moves, SORT_DEPTH, PASS)]
     empties = 64 - (p | o).bit_count()
