@@ -298,6 +298,7 @@ def iterative_deepening(
     should_stop: StopCheck | None = None,
     start: float | None = None,
     on_iteration: IterationHook | None = None,
+    searcher: Searcher | None = None,
 ) -> tuple[RootResult, int]:
     """Deepen one ply at a time until the depth limit, the budget, or an exact result.
 
@@ -306,13 +307,16 @@ def iterative_deepening(
     fits: an unfinished iteration still pays, since its first move is the previous
     best and any move that beats it is searched in full. The hard deadline inside
     the tree ends it. ``on_iteration`` hears each completed iteration. Returns the
-    verdict and nodes. Needs a legal move.
+    verdict and nodes. Needs a legal move. A caller that wants the table afterwards
+    (``principal_variation``) passes its own ``searcher``, made with the same stop
+    check and selectivity; its deadline is set here.
     """
     t0 = time.perf_counter() if start is None else start
     deadline = None if limits.budget is None else t0 + limits.budget
-    searcher = Searcher(
-        evaluate, deadline=deadline, should_stop=should_stop, selective=limits.selective
-    )
+    if searcher is None:
+        searcher = Searcher(
+            evaluate, deadline=deadline, should_stop=should_stop, selective=limits.selective
+        )
     moves = legal_moves(p, o)
     order = [sq for sq, _, _ in searcher.ordered_children(p, o, moves, SORT_DEPTH, PASS)]
     empties = 64 - (p | o).bit_count()
@@ -354,3 +358,31 @@ def iterative_deepening(
 def units_to_discs(value: int) -> float:
     """Evaluation units to the disc-difference scale of ``SearchResult.score``."""
     return value / DISC
+
+
+def principal_variation(
+    table: dict[tuple[int, int], tuple[int, int, int, int]], p: int, o: int, limit: int
+) -> list[int]:
+    """The line the table's best moves make from ``(p, o)``, at most ``limit`` plies
+    (``PASS`` where a side must pass); it stops where the table knows no move."""
+    line: list[int] = []
+    seen = set()
+    while len(line) < limit and (p, o) not in seen:
+        seen.add((p, o))
+        moves = legal_moves(p, o)
+        if not moves:
+            if not legal_moves(o, p):
+                break
+            line.append(PASS)
+            p, o = o, p
+            continue
+        entry = table.get((p, o))
+        if entry is None or entry[3] < 0 or not moves >> entry[3] & 1:
+            break
+        sq = entry[3]
+        f = flips(p, o, sq)
+        line.append(sq)
+        p, o = o ^ f, p | f | (1 << sq)
+    while line and line[-1] == PASS:
+        line.pop()
+    return line
