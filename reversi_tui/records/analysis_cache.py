@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from contextlib import suppress
 from collections.abc import Sequence
+from contextlib import suppress
 from pathlib import Path
 
 from reversi_tui.engine import PASS, Move, Position, format_position, square_name
