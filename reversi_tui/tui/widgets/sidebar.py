@@ -1,4 +1,5 @@
-"""The sidebar: score, players, whose turn, the move list, the status line, New game.
+"""The sidebar: score, players, whose turn, the opening's name, the move list, the status
+line, New game.
 
 Everything here is redrawn from values the screen hands over after each move
 (never on cursor moves), so it can afford plain Static widgets.
@@ -19,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from reversi_tui.engine import Color, Ply, Position, square_name
+from reversi_tui.engine.openings import opening_for
 from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
 
 
@@ -172,7 +174,7 @@ SIDEBAR_MIN_WIDTH = 32
 
 
 class Sidebar(Vertical):
-    """Live score, players, turn, move list and status."""
+    """Live score, players, turn, opening, move list and status."""
 
     DEFAULT_CSS = """
     Sidebar {
@@ -188,6 +190,12 @@ class Sidebar(Vertical):
     Sidebar #handicap { height: 1; color: $text-muted; }
     Sidebar #turn { height: 1; margin-bottom: 1; color: $text; text-style: bold; }
     Sidebar #turn.-alert { color: auto 95%; background: $warning; }
+    Sidebar #turn.-opening { margin-bottom: 0; }
+    Sidebar #opening {
+        height: 1; margin-bottom: 1; color: $text-muted; display: none;
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
+    Sidebar #opening.-ascii { text-overflow: clip; }
     Sidebar #moves-title { color: $text-muted; }
     Sidebar #status {
         height: auto; max-height: 4; min-height: 2; color: $text-warning; margin-top: 1;
@@ -213,6 +221,7 @@ class Sidebar(Vertical):
         yield ScoreBar(self.glyphs, id="score-bar")
         yield Static(id="handicap")
         yield Static(id="turn")
+        yield Static(id="opening", classes="-ascii" if self.glyphs.ascii_only else "")
         yield Static("Moves", id="moves-title")
         yield MoveList(id="move-list")
         yield Static(id="status")
@@ -233,11 +242,12 @@ class Sidebar(Vertical):
         alert: bool = False,
         clocks: dict[Color, tuple[str, bool]] | None = None,
     ) -> None:
-        """Counts and the turn marker from ``pos``, the move list from ``plies``.
+        """Counts and the turn marker from ``pos``, the move list and the opening's name
+        from ``plies``.
 
-        ``current`` is the review index (plies shown), None live; ``alert``
-        highlights the turn line (a pass just happened); ``clocks`` are each side's
-        time left as shown and whether it is low (a timed online game).
+        ``current`` is the review index (plies shown; the opening named is theirs), None
+        live; ``alert`` highlights the turn line (a pass just happened); ``clocks`` are
+        each side's time left as shown and whether it is low (a timed online game).
         """
         glyphs = self.glyphs
         for color in Color:
@@ -263,6 +273,7 @@ class Sidebar(Vertical):
         turn.update(turn_text)
         turn.set_class(alert, "-alert")
         if moves_changed:
+            self._show_opening(plies if current is None else plies[:current])
             self.query_one(MoveList).show(plies, current)
             title = "Moves"
             if current is not None:
@@ -270,6 +281,16 @@ class Sidebar(Vertical):
                 total = sum(1 for p in plies if not p.is_pass)
                 title = f"Moves {glyphs.dot} reviewing {done}/{total}"
             self.query_one("#moves-title", Static).update(title)
+
+    def _show_opening(self, plies: tuple[Ply, ...]) -> None:
+        """The named opening of the game so far, on one line cut short to fit (with an
+        ellipsis, cropped in ASCII); no line at all when it has none (a game from
+        another start never has one)."""
+        opening = opening_for(plies)
+        line = self.query_one("#opening", Static)
+        line.update("" if opening is None else f"Opening: {opening.name}")
+        line.display = opening is not None
+        self.query_one("#turn", Static).set_class(opening is not None, "-opening")
 
     def set_handicap(self, corners: int, color: Color) -> None:
         """Show the handicap of the game (nothing when there is none)."""
