@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 from reversi_tui import __version__
 from reversi_tui.commands import (
+    analyse,
     arena,
     bench,
     convert,
@@ -60,6 +61,7 @@ COMMANDS: tuple[Callable[[Commands], None], ...] = (
     serve.add_parser,
     convert.add_parser,
     history.add_parser,
+    analyse.add_parser,
     bench.add_parser,
     train.add_parser,
 )

@@ -36,6 +36,7 @@ COMMANDS = (
     "reversi serve",
     "reversi convert",
     "reversi history",
+    "reversi analyse",
     "reversi bench",
     "reversi bench perft",
     "reversi bench solve",

@@ -13,7 +13,7 @@ players are not known from a GGF file: they open as people, with their names.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from reversi_tui.engine import PASS, Color, Move, Position, parse_square, square_name
 from reversi_tui.engine.notation import NotationError
@@ -130,10 +130,22 @@ def _moves(start: Position, plays: list[tuple[Color, str]]) -> list[tuple[str, M
 _OWN = frozenset({"GM", "PC", "DT", "PB", "PW", "RE", "TY", "BO", "B", "W"})
 
 
-def write_ggf(record: GameRecord, tags: Mapping[str, str] | None = None) -> str:
-    """The record as one GGF game, passes written ``PA``."""
+def write_ggf(
+    record: GameRecord,
+    tags: Mapping[str, str] | None = None,
+    *,
+    evaluations: Sequence[float | None] | None = None,
+) -> str:
+    """The record as one GGF game, passes written ``PA``.
+
+    ``evaluations``, one per ply of the record (passes included; None: none), go in
+    each move's evaluation field, ``B[d3/-4.00]``: the mover's value of the move, in
+    discs, as GGF's ``move/eval/time`` has it (readers that want no value drop it).
+    """
     given = dict(tags or {})
     game = record.game()
+    if evaluations is not None and len(evaluations) != len(game.plies):
+        raise ValueError(f"{len(evaluations)} evaluations for {len(game.plies)} plies")
     outcome = game.outcome()
     parts = [
         "GM[Othello]",
@@ -151,9 +163,11 @@ def write_ggf(record: GameRecord, tags: Mapping[str, str] | None = None) -> str:
         parts.append(f"RE[{outcome.black - outcome.white:+.3f}]")
     parts.append("TY[8]")
     parts.append(f"BO[8 {board_value(record.start)}]")
-    for ply in game.plies:
+    for i, ply in enumerate(game.plies):
         key = "B" if ply.color is Color.BLACK else "W"
-        parts.append(f"{key}[{'PA' if ply.move == PASS else square_name(ply.move)}]")
+        move = "PA" if ply.move == PASS else square_name(ply.move)
+        value = None if evaluations is None else evaluations[i]
+        parts.append(f"{key}[{move}]" if value is None else f"{key}[{move}/{value:.2f}]")
     return f"(;{''.join(parts)};)\n"
 
 

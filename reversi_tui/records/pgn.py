@@ -32,7 +32,7 @@ is still read.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from reversi_tui.engine import (
     PASS,
@@ -169,12 +169,19 @@ _GGF_SAID = frozenset({"GM", "PB", "PW", "PC", "DT", "RE", "BO"})
 
 
 def write_pgn(
-    record: GameRecord, tags: Mapping[str, str] | None = None, *, players: bool = True
+    record: GameRecord,
+    tags: Mapping[str, str] | None = None,
+    *,
+    players: bool = True,
+    comments: Sequence[str | None] | None = None,
 ) -> str:
     """The record as a PGN-style game; ``tags`` add to (or replace) the usual ones.
 
     ``players=False`` leaves out ``BlackPlayer``/``WhitePlayer``: for a game read from
-    another program's file, whose players' kinds are not known.
+    another program's file, whose players' kinds are not known. ``comments``, one per
+    ply of the record (passes included; None or empty: no comment), are written
+    ``{...}`` after their ply's move, a White move after one numbered ``N...`` as PGN
+    has it; a comment is never split across lines, and a ``}`` in one becomes ``)``.
     """
     game = record.game()
     outcome = game.outcome()
@@ -205,19 +212,24 @@ def write_pgn(
         pairs["Position"] = format_position(record.start)
     ordered = [k for k in _FIRST if k in pairs] + [k for k in pairs if k not in _FIRST]
     head = "\n".join(f'[{k} "{_quote(pairs[k])}"]' for k in ordered)
-    return f"{head}\n\n{_movetext(game.plies, result)}\n"
+    return f"{head}\n\n{_movetext(game.plies, result, comments)}\n"
 
 
 def _quote(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
 
 
-def _movetext(plies: tuple[Ply, ...], result: str) -> str:
+def _movetext(
+    plies: tuple[Ply, ...], result: str, comments: Sequence[str | None] | None = None
+) -> str:
     """Numbered per pair, Black's move then White's, every forced pass written ``--``;
-    wrapped at 80 columns."""
+    each ply's comment, if any, after its move; wrapped at 80 columns."""
+    if comments is not None and len(comments) != len(plies):
+        raise ValueError(f"{len(comments)} comments for {len(plies)} plies")
     words: list[str] = []
     number = 0
-    for ply in plies:
+    commented = False
+    for i, ply in enumerate(plies):
         name = "--" if ply.move == PASS else square_name(ply.move)
         if ply.color is Color.BLACK:
             number += 1
@@ -225,8 +237,14 @@ def _movetext(plies: tuple[Ply, ...], result: str) -> str:
         elif not words:  # the start has White to move
             number += 1
             words.append(f"{number}... {name}")
+        elif commented:  # a comment came between Black's move and White's
+            words.append(f"{number}... {name}")
         else:
             words.append(name)
+        comment = None if comments is None else comments[i]
+        commented = bool(comment)
+        if comment:
+            words.append("{" + comment.replace("}", ")").replace("\n", " ") + "}")
     words.append(result)
     lines: list[str] = []
     line = ""

@@ -89,7 +89,8 @@ def test_a_turned_result_is_named_and_outranks_a_small_loss() -> None:
     assert turned_result(2, -2, exact=False) is None
     assert turned_result(6, -6, exact=False) == "win->loss"
     assert judge(2, "win->draw", exact=True) is MoveClass.BLUNDER
-    assert judge(2, "win->loss", exact=False) is MoveClass.MISTAKE
+    assert judge(0.5, "win->loss", exact=False) is MoveClass.INACCURACY
+    assert judge(7, "draw->loss", exact=False) is MoveClass.MISTAKE
     assert judge(14, "win->loss", exact=False) is MoveClass.BLUNDER
     assert judge(2, None, exact=True) is MoveClass.INACCURACY
 

@@ -14,7 +14,9 @@ a mistake, from 12 a blunder. Whatever its disc loss, a move that throws away a
 proven result (a won position into a draw or a loss, a drawn one into a loss,
 both values exact) is a blunder, and one that does so by the estimates (a lead of
 ``RESULT_MARGIN`` discs or more gone, or a level game lost by as much) is at
-least a mistake; both carry the result they turned in ``turned``. A pass and a
+least an inaccuracy; both carry the result they turned in ``turned``. (Estimates
+near the margin swing by a few discs with the depth searched: measured on ten
+games, classing such moves as mistakes made most "mistakes" 2-disc swings.) A pass and a
 move that was the only legal one are ``forced`` and not judged.
 
 **Accuracy**, in the spirit of lichess's: each value becomes a winning chance
@@ -226,7 +228,7 @@ def judge(loss: float, turned: str | None, exact: bool) -> MoveClass:
     klass = classify(loss)
     if turned is None:
         return klass
-    floor = MoveClass.BLUNDER if exact else MoveClass.MISTAKE
+    floor = MoveClass.BLUNDER if exact else MoveClass.INACCURACY
     order = list(MoveClass)
     return klass if order.index(klass) >= order.index(floor) else floor
 
@@ -477,7 +479,7 @@ def to_json(analysis: GameAnalysis) -> dict[str, Any]:
         },
         "seconds": round(analysis.seconds, 3),
         "final": {"black_value": analysis.final_black_value, "exact": analysis.final_exact},
-        "turning_point": analysis.turning_point,
+        "turning_point": None if analysis.turning_point is None else analysis.turning_point + 1,
         "sides": {
             color.name.lower(): {
                 "moves": s.moves,
@@ -542,7 +544,17 @@ def from_json(data: dict[str, Any], start: Position) -> GameAnalysis:
                 None if m["accuracy"] is None else float(m["accuracy"]),
             )
         )
-    summaries = {color: _summary(color, reviews) for color in (Color.BLACK, Color.WHITE)}
+    # The stored summaries, not ones recomputed from the rounded moves: the same numbers.
+    summaries = {}
+    for color in (Color.BLACK, Color.WHITE):
+        side = data["sides"][color.name.lower()]
+        summaries[color] = SideSummary(
+            color,
+            int(side["moves"]),
+            {MoveClass(k): int(n) for k, n in side["counts"].items()},
+            float(side["mean_loss"]),
+            None if side["accuracy"] is None else float(side["accuracy"]),
+        )
     turning = data["turning_point"]
     return GameAnalysis(
         start,
@@ -552,5 +564,5 @@ def from_json(data: dict[str, Any], start: Position) -> GameAnalysis:
         options,
         float(data["seconds"]),
         summaries,
-        None if turning is None else int(turning),
+        None if turning is None else int(turning) - 1,
     )
