@@ -21,6 +21,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from reversi_tui.engine import Color, Game, parse_position, parse_square
+from reversi_tui.engine.ai.analysis import AnalysisOptions, analyse_game
 from reversi_tui.engine.notation import parse_move_list
 from reversi_tui.match import GameRecord, MatchSettings, PlayerSpec
 from reversi_tui.net import protocol
@@ -40,6 +41,7 @@ from reversi_tui.records.autosave import Resumable, SavedGame
 from reversi_tui.records.database import RecordsDatabase
 from reversi_tui.records.names import player_name
 from reversi_tui.tui.app import ReversiApp
+from reversi_tui.tui.screens.analysis import AnalysisScreen
 from reversi_tui.tui.screens.challenge import ChallengeChoice, ChallengedScreen, ChallengeScreen
 from reversi_tui.tui.screens.lobby import LobbyScreen
 from reversi_tui.tui.screens.online_game import OnlineGameScreen
@@ -55,6 +57,15 @@ MID_GAME = "f5d6c3d3c4f4f6f3e6e7"
 PASS_FOLLOWS = "-XOOO----OOO-X--OOOXX------XXX-----XXX----XXXXXX--XXXXX--OOO---- O"
 #: Black to move with one empty square, b8: playing it ends the game.
 LAST_MOVE = "XOOOOOOOXOOXOXXOXOXOXOXOXOXOOXXOXOXXOXXOXOXXXOXOXOOOOXXOX-OOOOXO X"
+
+#: A whole game for the analysis: Black (medium) against White (easy), 44-20.
+ANALYSED_GAME = (
+    "f5d6c5f4e3d2d3b6b5b4c4e2e6e7f6g5a4b3c6a6c3b2f3c7a5g2a3a2g4h4h5h6g3h2h1g6h3g1h7f2c1c2"
+    "d1e1f1a1b1a7b7b8d7f8f7g8e8a8h8c8d8g7"
+)
+#: An analysis that comes out the same on every run: the medium level's whole depth
+#: (3 plies) takes milliseconds, far inside its time, and the end is solved exactly.
+STEADY_ANALYSIS = AnalysisOptions(time_per_move=5.0, level="medium", exact_empties=10)
 
 #: The pilot of a ReversiApp (its return value is the process exit code).
 AppPilot = Pilot[int]
@@ -299,6 +310,32 @@ async def _online_game(pilot: AppPilot) -> None:
     await pilot.pause()
 
 
+async def _analysis(pilot: AppPilot, *keys: str) -> None:
+    """The analysis of ``ANALYSED_GAME`` at its turning point, then ``keys``."""
+    await pilot.pause()
+    app = pilot.app
+    assert isinstance(app, ReversiApp)
+    game = Game.from_moves(None, parse_move_list(ANALYSED_GAME))
+    analysis = analyse_game(game.start, game.moves, STEADY_ANALYSIS)
+    names = {Color.BLACK: "You", Color.WHITE: "Computer (easy)"}
+    screen = AnalysisScreen(
+        game.start,
+        game.plies,
+        names,
+        None,
+        STEADY_ANALYSIS,
+        glyphs=app.game_screen.glyphs,
+        analysis=analysis,
+        initial=analysis.turning_point,
+    )
+    await app.push_screen(screen)
+    await _press(pilot, *keys)
+
+
+async def _analysis_values(pilot: AppPilot) -> None:
+    await _analysis(pilot, "n", "v")
+
+
 SCENES: tuple[Scene, ...] = (
     Scene("opening", _vs_computer),
     Scene("mid-game", _mid_game, _hover_legal),
@@ -318,6 +355,12 @@ SCENES: tuple[Scene, ...] = (
     Scene("online-game", _vs_computer, _online_game),
 )
 
+#: The analysis screen (issue 21): its own snapshot tests (tests/tui/test_analysis_snapshots.py).
+ANALYSIS_SCENES: tuple[Scene, ...] = (
+    Scene("analysis", _vs_computer, _analysis),
+    Scene("analysis-values", _vs_computer, _analysis_values),
+)
+
 
 async def capture(scene: Scene, size: tuple[int, int], directory: Path) -> Path:
     """Run one scene headless at ``size`` and save its SVG."""
@@ -332,9 +375,11 @@ async def capture(scene: Scene, size: tuple[int, int], directory: Path) -> Path:
     return directory / name
 
 
-async def capture_all(directory: Path) -> list[Path]:
+async def capture_all(directory: Path, names: Sequence[str] = ()) -> list[Path]:
+    """Every scene at every size; only those ``names`` names when given."""
     directory.mkdir(parents=True, exist_ok=True)
-    return [await capture(scene, size, directory) for scene in SCENES for size in SIZES]
+    scenes = [s for s in (*SCENES, *ANALYSIS_SCENES) if not names or s.name in names]
+    return [await capture(scene, size, directory) for scene in scenes for size in SIZES]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -343,8 +388,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Regenerate the app's SVG screenshots, the same on every run.",
     )
     parser.add_argument("--out", default="screenshots", help="directory (default: screenshots)")
+    parser.add_argument(
+        "--scene",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only this scene (again for more); every scene by default",
+    )
     args = parser.parse_args(argv)
-    for path in asyncio.run(capture_all(Path(args.out))):
+    known = {scene.name for scene in (*SCENES, *ANALYSIS_SCENES)}
+    unknown = sorted(set(args.scene) - known)
+    if unknown:
+        parser.error(f"no scene {', '.join(unknown)}: choose from {', '.join(sorted(known))}")
+    for path in asyncio.run(capture_all(Path(args.out), args.scene)):
         print(path)
     return 0
 

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from reversi_tui.net.protocol import State
     from reversi_tui.net.trust import Owner
     from reversi_tui.tui.online_alerts import OnlineAlerts
+    from reversi_tui.tui.screens.analysis import AnalysisScreen
 
 
 class ReversiApp(App[int]):
@@ -247,6 +248,10 @@ class ReversiApp(App[int]):
         self.keeper.add_record(
             record_of(state), names, source=state.origin, online=online_facts(state)
         )
+
+    def on_analysis_screen_play_from(self, message: AnalysisScreen.PlayFrom) -> None:
+        """``p`` in an analysis opened from the statistics: the game screen plays on."""
+        self.game_screen.play_from_analysis(message.game)
 
     def _resume_chosen(self, item: Resumable | None) -> None:
         if item is not None:

@@ -205,6 +205,16 @@ STATISTICS = KeyAction(
     command="Statistics",
     command_help="Your games against each opponent; replay a recent one (s)",
 )
+# Not a: a-h are the board's column keys (a then 4 jumps to a4).
+ANALYSE = KeyAction(
+    "analyse",
+    "A,shift+a",
+    "Analyse",
+    show=False,
+    key_display="A",
+    help_keys="A",
+    help="analyse the game so far (an online game once it is over)",
+)
 PLAY_ONLINE = KeyAction(
     "play_online",
     "o",
@@ -234,6 +244,7 @@ GAME_KEYS: tuple[KeyAction, ...] = (
     OPEN,
     COPY_MOVES,
     STATISTICS,
+    ANALYSE,
     PLAY_ONLINE,
 )
 
@@ -252,6 +263,7 @@ GAME_HELP: tuple[KeyAction, ...] = (
     OPEN,
     COPY_MOVES,
     STATISTICS,
+    ANALYSE,
     PLAY_ONLINE,
     QUIT,
     SUSPEND,
@@ -312,6 +324,7 @@ ONLINE_GAME_KEYS: tuple[KeyAction, ...] = (
     CHAT,
     CLAIM,
     COPY_MOVES,
+    ANALYSE,
 )
 #: The help's key list over an online game, in its order.
 ONLINE_GAME_HELP: tuple[KeyAction, ...] = (
@@ -323,6 +336,7 @@ ONLINE_GAME_HELP: tuple[KeyAction, ...] = (
     CHAT,
     CLAIM,
     COPY_MOVES,
+    ANALYSE,
     LEAVE_GAME,
     DIALOG,
     PALETTE,
@@ -408,6 +422,124 @@ LOBBY_HELP: tuple[KeyAction, ...] = (
     REFRESH,
     LOBBY_HELP_KEY,
     LEAVE_LOBBY,
+)
+
+
+# The analysis screen ---------------------------------------------------------------
+ANALYSIS_BACK = KeyAction(
+    "step(-1)",
+    "left",
+    "Back",
+    show=False,
+    help_keys="Left Right",
+    help="step back / forward a move (in a line: along the line)",
+)
+ANALYSIS_FORWARD = KeyAction("step(1)", "right", "Forward", show=False)
+ANALYSIS_START = KeyAction(
+    "edge(-1)",
+    "home",
+    "Start",
+    show=False,
+    help_keys="Home End",
+    help="the start / the end of the game",
+)
+ANALYSIS_END = KeyAction("edge(1)", "end", "End", show=False)
+# The footer names the three error keys in one entry.
+NEXT_ERROR = KeyAction(
+    "error(1)",
+    "n",
+    "Errors",
+    key_display="n b w",
+    help_keys="n N",
+    help="the next / previous error (inaccuracy, mistake, blunder) of either side",
+)
+PREVIOUS_ERROR = KeyAction("error(-1)", "N,shift+n", "Previous error", show=False)
+BLACK_ERROR = KeyAction(
+    "error(1,'black')",
+    "b",
+    "Black's",
+    show=False,
+    help_keys="b B",
+    help="Black's next / previous error",
+)
+PREVIOUS_BLACK_ERROR = KeyAction("error(-1,'black')", "B,shift+b", "Black's", show=False)
+WHITE_ERROR = KeyAction(
+    "error(1,'white')",
+    "w",
+    "White's",
+    show=False,
+    help_keys="w W",
+    help="White's next / previous error",
+)
+PREVIOUS_WHITE_ERROR = KeyAction("error(-1,'white')", "W,shift+w", "White's", show=False)
+TOGGLE_VALUES = KeyAction(
+    "toggle_values",
+    "v",
+    "Values",
+    help_keys="v",
+    help="every legal move's value on its square, for the side to move (on / off)",
+)
+BEST_LINE = KeyAction(
+    "line",
+    "l",
+    "Line",
+    help_keys="l",
+    help="step into the best line from here: Left/Right walk it, l or Esc leaves it",
+)
+ANALYSIS_PLAY_ON = KeyAction(
+    "play_from_here",
+    "p",
+    "Play on",
+    help_keys="p",
+    help="play on from the position shown, with the board's players (asks first)",
+)
+ANALYSIS_HELP_KEY = KeyAction(
+    "help", "question_mark", "Help", key_display="?", help_keys="?", help="this help"
+)
+LEAVE_ANALYSIS = KeyAction(
+    "back",
+    "escape",
+    "Close",
+    key_display="Esc",
+    help_keys="Esc",
+    help="out of the line; else back to the game (while analysing: cancel it)",
+)
+CLOSE_ANALYSIS = KeyAction(
+    "close", "q", "Close", show=False, help_keys="q", help="back to the game at once"
+)
+
+#: The analysis screen's keys, in the footer's order.
+ANALYSIS_KEYS: tuple[KeyAction, ...] = (
+    ANALYSIS_BACK,
+    ANALYSIS_FORWARD,
+    ANALYSIS_START,
+    ANALYSIS_END,
+    NEXT_ERROR,
+    PREVIOUS_ERROR,
+    BLACK_ERROR,
+    PREVIOUS_BLACK_ERROR,
+    WHITE_ERROR,
+    PREVIOUS_WHITE_ERROR,
+    TOGGLE_VALUES,
+    BEST_LINE,
+    ANALYSIS_PLAY_ON,
+    ANALYSIS_HELP_KEY,
+    LEAVE_ANALYSIS,
+    CLOSE_ANALYSIS,
+)
+#: The analysis help's rows, in its order.
+ANALYSIS_HELP: tuple[KeyAction, ...] = (
+    ANALYSIS_BACK,
+    ANALYSIS_START,
+    NEXT_ERROR,
+    BLACK_ERROR,
+    WHITE_ERROR,
+    TOGGLE_VALUES,
+    BEST_LINE,
+    ANALYSIS_PLAY_ON,
+    ANALYSIS_HELP_KEY,
+    LEAVE_ANALYSIS,
+    CLOSE_ANALYSIS,
 )
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 from textual import on
 from textual.worker import WorkerState
@@ -70,6 +71,7 @@ class GameScreen(MatchScreen):
     )
     OVER_WORDS = "The game is over: n starts a new game."
     ERROR_WORDS = "u takes back a move, n starts a new game."
+    ANALYSE_LIVE = True
 
     def __init__(
         self,
@@ -154,6 +156,33 @@ class GameScreen(MatchScreen):
             self.action_new_game()
         elif choice == "quit":
             self.action_quit_game()
+        elif choice == "analyse":
+            self.action_analyse()
+
+    # The analysis (screens/analysis.py) ------------------------------------------------
+    def _analysis_dir(self) -> Path | None:
+        keeper = self.keeper
+        return None if keeper is None or keeper.places is None else keeper.places.data
+
+    def play_from_analysis(self, game: Game) -> None:
+        """``p`` in the analysis: play on from its position with this screen's players,
+        after asking (a game in progress is kept for resuming, as on Ctrl+O)."""
+        if self.files.keeps_left_game():
+            fate = " The game in progress is kept: reversi offers it again next time."
+        elif self.match.in_progress:
+            fate = " The game in progress will be dropped (Ctrl+S saves it first)."
+        else:
+            fate = ""
+        question = f"Play on from move {game.move_number} with the same players?{fate}"
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                settings = opening_settings(game.start, None, self.match.settings)
+                left = self.files.left_game_words()
+                self._replace_match(settings, game)
+                self.set_status(f"Playing on from move {game.move_number}.{left}")
+
+        self._push_once(ConfirmScreen("Play from here?", question, "Play on", "Not now"), answer)
 
     # Keys that depend on the mode --------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

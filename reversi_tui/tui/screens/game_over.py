@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
+from textual.widgets.button import ButtonVariant
 
 from reversi_tui.engine import Color
 from reversi_tui.match import Result, Termination
@@ -19,7 +20,9 @@ from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.widgets.footer import KeyFooter
 from reversi_tui.tui.words import plural, score_words
 
-Choice = Literal["review", "new", "quit", "rematch", "lobby"]
+Choice = Literal["review", "analyse", "new", "quit", "rematch", "lobby"]
+#: A row of buttons: each choice (also its button's id) with its label.
+ButtonRow = tuple[tuple[Choice, str], ...]
 
 
 def headline(result: Result, you: Color | None = None) -> str:
@@ -59,7 +62,7 @@ def result_text(result: Result) -> str:
 
 
 class GameOverScreen(Dialog[Choice]):
-    """Review the game (the default), start a new game, or quit."""
+    """Review the game (the default), analyse it, start a new game, or quit."""
 
     DEFAULT_CSS = """
     GameOverScreen { align: right middle; background: $background 0%; }
@@ -70,6 +73,7 @@ class GameOverScreen(Dialog[Choice]):
     AUTO_FOCUS = "#review"
     BINDINGS = [
         Binding("r,escape", "choose('review')", "Review"),
+        Binding("a", "choose('analyse')", "Analyse"),
         Binding("n", "choose('new')", "New game"),
         Binding("q", "choose('quit')", "Quit"),
     ]
@@ -84,6 +88,10 @@ class GameOverScreen(Dialog[Choice]):
         """The choices after Review: (the choice, also its button's id; its label)."""
         return (("new", "New game (n)"), ("quit", "Quit (q)"))
 
+    def button_rows(self) -> tuple[ButtonRow, ...]:
+        """The buttons row by row, Review first: Review and Analyse, then the choices."""
+        return ((("review", "Review (r)"), ("analyse", "Analyse (a)")), self.choices())
+
     def details(self) -> str:
         return result_text(self.result)
 
@@ -94,15 +102,17 @@ class GameOverScreen(Dialog[Choice]):
                 headline_sentence(self.result, self.you), classes="dialog-text", id="headline"
             )
             yield Static(self.details(), classes="dialog-text", id="details", markup=False)
-            with Horizontal(classes="buttons"):
-                yield Button("Review (r)", id="review", variant="primary", compact=True)
-                for choice, label in self.choices():
-                    yield Button(label, id=choice, compact=True)
+            for row in self.button_rows():
+                with Horizontal(classes="buttons"):
+                    for choice, label in row:
+                        primary = choice == "review"
+                        variant: ButtonVariant = "primary" if primary else "default"
+                        yield Button(label, id=choice, variant=variant, compact=True)
         yield KeyFooter()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        offered: dict[str, Choice] = {choice: choice for choice, _ in self.choices()}
+        offered: dict[str, Choice] = {c: c for row in self.button_rows() for c, _ in row}
         self.dismiss(offered.get(event.button.id or "", "review"))
 
     def action_choose(self, choice: Choice) -> None:
@@ -131,6 +141,10 @@ class OnlineGameOverScreen(GameOverScreen):
     def choices(self) -> tuple[tuple[Choice, str], ...]:
         rematch: tuple[tuple[Choice, str], ...] = (("rematch", "Rematch (m)"),)
         return (rematch if self.rematch else ()) + (("lobby", "Lobby (q)"),)
+
+    def button_rows(self) -> tuple[ButtonRow, ...]:
+        """One row, as before analysis came: Review, then this dialog's choices."""
+        return ((("review", "Review (r)"), *self.choices()),)
 
     def details(self) -> str:
         ratings = f"\n{self.ratings}" if self.ratings else ""

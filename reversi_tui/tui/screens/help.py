@@ -17,7 +17,13 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
-from reversi_tui.tui.keys import GAME_HELP, ONLINE_GAME_HELP, REVIEW_HELP, help_rows
+from reversi_tui.tui.keys import (
+    ANALYSIS_HELP,
+    GAME_HELP,
+    ONLINE_GAME_HELP,
+    REVIEW_HELP,
+    help_rows,
+)
 from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.widgets.board import mark_css
 from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
@@ -40,6 +46,23 @@ ONLINE_NOTES = (
 
 #: The keys in review, once a game is over.
 REVIEW_KEYS: tuple[tuple[str, str], ...] = help_rows(REVIEW_HELP)
+
+#: The keys of the analysis screen.
+ANALYSIS_KEYS: tuple[tuple[str, str], ...] = help_rows(ANALYSIS_HELP)
+
+#: What the analysis says, in brief (its thresholds: ``engine/ai/analysis.py``).
+ANALYSIS_NOTES = (
+    "Values are discs at the end of the game (the empties to the winner), from the "
+    "point of view of the side to move; 'exact' ones come from the endgame solver, the "
+    "others from a search of the depth given.",
+    "A move losing 2 discs or more against the best is an inaccuracy, 6 a mistake, 12 a "
+    "blunder; one that throws a won or drawn result away is a blunder when the values "
+    "are exact, at least an inaccuracy when they are estimates. A forced move is not "
+    "judged. Accuracy is 100% for best play, lower as the winning chances go.",
+    "The graph is Black's advantage: up for Black, down for White; the marks above it are "
+    "Black's errors, those below White's. A click on it shows that move.",
+    "An analysis is kept in the data directory: the same game opens at once next time.",
+)
 
 MOUSE_KEYS: tuple[tuple[str, str], ...] = (
     ("mouse", "click a legal square to play; hover previews flips"),
@@ -245,6 +268,44 @@ class HelpScreen(Dialog[None]):
             yield Static(_notes(notes), id="notes")
             yield Static("Rules", classes="heading")
             yield Static(RULES, id="rules")
+        yield KeyFooter()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class AnalysisHelpScreen(Dialog[None]):
+    """The analysis screen's keys and marks; ``?`` or Esc closes it."""
+
+    DEFAULT_CSS = (
+        framed_help_css("AnalysisHelpScreen")
+        + """
+    AnalysisHelpScreen .heading { text-style: bold; color: $accent; margin-top: 1; }
+    AnalysisHelpScreen #analysis-notes { margin-top: 1; }
+    """
+    )
+    BINDINGS = [Binding("question_mark,escape,q", "close", "Close help")]
+
+    def __init__(self, legend: tuple[tuple[Text, str], ...], *, ascii_only: bool) -> None:
+        """``legend``: each mark as the analysis draws it, and what it means."""
+        super().__init__()
+        self.legend = legend
+        if ascii_only:
+            self.add_class("-ascii")
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as scroll:
+            scroll.border_title = "Reversi - the analysis"
+            scroll.border_subtitle = "Up/Down scroll - ? or Esc closes"
+            yield Static(key_table(ANALYSIS_KEYS), id="analysis-keys")
+            yield Static("Marks", classes="heading")
+            marks = Table.grid(padding=(0, 2))
+            marks.add_column(no_wrap=True, min_width=15)
+            marks.add_column()
+            for sample, meaning in self.legend:
+                marks.add_row(sample, meaning)
+            yield Static(marks, id="analysis-legend")
+            yield Static(_notes(ANALYSIS_NOTES), id="analysis-notes")
         yield KeyFooter()
 
     def action_close(self) -> None:

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import ClassVar, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -54,6 +55,9 @@ from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
 from reversi_tui.tui.widgets.footer import KeyFooter
 from reversi_tui.tui.widgets.sidebar import SIDEBAR_MIN_WIDTH, Sidebar
 from reversi_tui.tui.widgets.too_small import TooSmall
+
+if TYPE_CHECKING:  # the AI package loads with the analysis, off the path to the first frame
+    from reversi_tui.engine.ai.analysis import AnalysisOptions
 
 #: Actions of the review keys: only while a finished game is reviewed.
 REVIEW_ACTIONS = frozenset({"review_step", "review_edge"})
@@ -475,6 +479,53 @@ class MatchScreen(Screen[None]):
     def action_copy_moves(self) -> None:
         """``m``: the moves to the clipboard (OSC 52), replayable from their start."""
         self.set_status(copy_moves(self.game, self.app.copy_to_clipboard, self.glyphs.ellipsis))
+
+    # The analysis (screens/analysis.py) ------------------------------------------------
+    #: A game still being played may be analysed (a local one; online only once over).
+    ANALYSE_LIVE: ClassVar[bool] = False
+    #: The analysis's budget (None: ``AnalysisOptions()``'s; tests make it quick).
+    analysis_options: AnalysisOptions | None = None
+
+    def action_analyse(self) -> None:
+        """``A`` (or Analyse after the game): the analysis of the game so far, opened at
+        the move shown in review."""
+        game = self.game
+        if not any(not ply.is_pass for ply in game.plies):
+            self.set_status("Nothing to analyse yet: no move has been played.")
+            return
+        if not self.ANALYSE_LIVE and not self.match.is_over:
+            self.set_status("An online game is analysed once it is over.")
+            return
+        from reversi_tui.tui.screens.analysis import AnalysisScreen
+
+        review = self.review
+        initial = None if review is None or review.at_end else review.index
+        screen = AnalysisScreen(
+            game.start,
+            game.plies,
+            self._labels(),
+            self._analysis_dir(),
+            self.analysis_options,
+            glyphs=self.glyphs,
+            initial=initial,
+            can_play_on=self.ANALYSE_LIVE,
+        )
+        self._push_once(screen, self._analysed)
+
+    def _analysis_dir(self) -> Path | None:
+        """Where analyses are kept: the app's data directory (None: not kept)."""
+        places = getattr(getattr(self.app, "keeper", None), "places", None)
+        data = getattr(places, "data", None)
+        return data if isinstance(data, Path) else None
+
+    def _analysed(self, game: Game | None) -> None:
+        """The analysis closed, with a position to play on from (``p``) or None."""
+        if game is not None:
+            self.play_from_analysis(game)
+
+    def play_from_analysis(self, game: Game) -> None:
+        """Play on from a position of the analysis: the local game screen's to do."""
+        self.set_status("Playing on from the analysis is for local games.")
 
     # Board input -------------------------------------------------------------------
     def on_board_chosen(self, message: Board.Chosen) -> None:

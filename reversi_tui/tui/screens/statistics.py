@@ -5,14 +5,17 @@ from the login name's side): per opponent (each computer level, each human
 name) games, wins, losses, draws, win rate, average and best final score, the
 current streak and the longest winning one; then the recent games. Enter on a
 recent game replays it on the board: the game-over dialog's Review steps
-through it, and ``p`` plays on from any move. Laid out for 80x24, in any number
-of colours (the verdicts are words, the colour only adds to them) and in ASCII.
+through it, and ``p`` plays on from any move; ``a`` analyses it (screens/analysis.py),
+and ``p`` there closes both screens to play on from the move shown. Laid out for
+80x24, in any number of colours (the verdicts are words, the colour only adds to
+them) and in ASCII.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.table import Table
@@ -22,7 +25,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from reversi_tui.engine import PASS
+from reversi_tui.engine import PASS, Color, Game
 from reversi_tui.match.record import RecordError
 from reversi_tui.records.database import DatabaseError, RecordsDatabase, StoredGame
 from reversi_tui.records.paths import StorageError
@@ -37,7 +40,11 @@ from reversi_tui.records.statistics import (
 from reversi_tui.tui.ascii import ASCII_CLASS
 from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.screens.save_game import bindings_without
+from reversi_tui.tui.widgets.board_art import ASCII, UNICODE
 from reversi_tui.tui.widgets.footer import KeyFooter
+
+if TYPE_CHECKING:  # the AI package loads with the analysis, off the path to the first frame
+    from reversi_tui.engine.ai.analysis import AnalysisOptions
 
 #: How many recent games the screen lists.
 RECENT = 20
@@ -177,12 +184,18 @@ class StatisticsScreen(Dialog[StoredGame | None]):
     """
     BINDINGS = [
         Binding("enter", "replay", "Replay", key_display="Enter"),
+        Binding("a", "analyse", "Analyse"),
         Binding("escape,s,q", "close", "Close", key_display="Esc"),
     ]
+
+    #: The analysis's budget (None: ``AnalysisOptions()``'s; tests make it quick).
+    analysis_options: AnalysisOptions | None = None
 
     def __init__(self, database: Path, user: str) -> None:
         super().__init__()
         self.title_text = "Statistics"
+        #: The records; analyses are kept beside them, in the data directory.
+        self.database = database
         self.stats, self.problems = load_statistics(database, user)
         self.recent = [viewed.game for viewed in self.stats.overall.recent]
 
@@ -198,7 +211,7 @@ class StatisticsScreen(Dialog[StoredGame | None]):
                 yield Static("By opponent", classes="heading")
                 yield Static(id="opponents")
                 yield Static(
-                    "Recent games: Up/Down choose, Enter replays one on the board",
+                    "Recent games: Up/Down choose, Enter replays one on the board, a analyses it",
                     classes="heading",
                 )
                 yield GamesTable(id="recent", cursor_type="row", zebra_stripes=True)
@@ -242,6 +255,37 @@ class StatisticsScreen(Dialog[StoredGame | None]):
     def _replay(self, index: int) -> None:
         if 0 <= index < len(self.recent):
             self.dismiss(self.recent[index])
+
+    def action_analyse(self) -> None:
+        """``a``: the analysis of the chosen recent game, over this screen."""
+        if not self.recent:
+            return
+        from reversi_tui.tui.screens.analysis import AnalysisScreen
+
+        index = self.query_one("#recent", DataTable).cursor_row
+        if not 0 <= index < len(self.recent):
+            return
+        stored = self.recent[index]
+        try:
+            game = stored.record.game()
+        except RecordError as error:
+            self.notify(f"Not analysed: {error}", severity="warning", markup=False)
+            return
+        names = {Color.BLACK: stored.black_name, Color.WHITE: stored.white_name}
+        glyphs = ASCII if self.app.has_class(ASCII_CLASS) else UNICODE
+        data_dir = self.database.parent
+        options = self.analysis_options
+        screen = AnalysisScreen(game.start, game.plies, names, data_dir, options, glyphs=glyphs)
+        self.app.push_screen(screen, self._analysed)
+
+    def _analysed(self, game: Game | None) -> None:
+        """``p`` in the analysis: close, and let the game screen play on from there."""
+        if game is None:
+            return
+        from reversi_tui.tui.screens.analysis import AnalysisScreen
+
+        self.dismiss(None)
+        self.app.post_message(AnalysisScreen.PlayFrom(game))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -49,8 +49,22 @@ from reversi_tui.tui.widgets.board_art import (
 FLASH_SECONDS = 0.8
 #: Component styles only ever layered over a complete one (so they must not carry its background).
 _OVERLAYS = frozenset(
-    {"black", "white", "legal", "cursor", "cursor-cell", "last", "flash", "preview"}
+    {
+        "black",
+        "white",
+        "legal",
+        "cursor",
+        "cursor-cell",
+        "last",
+        "flash",
+        "preview",
+        "note",
+        "best",
+        "played",
+    }
 )
+#: The styles a note on an empty square may carry (``BoardView.notes``).
+NOTE_STYLES = ("note", "best", "played")
 #: A typed column waiting for its row: ``d_`` in the corner, its letter in reverse video.
 _PENDING_CORNER = Style(bold=True)
 _PENDING_LETTER = Style(bold=True, reverse=True)
@@ -87,6 +101,12 @@ class BoardView:
     markers: int = 0
     #: Keep ``flash`` on instead of fading it (reproducible screenshots).
     hold: bool = False
+    #: Text on empty squares (the analysis: move values, the best and the played
+    #: move): ``(square, text, style)`` with a style of ``NOTE_STYLES``; lines of the
+    #: text split on ``\n`` fill a tall cell from its middle, a one-row cell shows the first.
+    notes: tuple[tuple[int, str, str], ...] = ()
+    #: Draw the cursor (off where the board is only looked at: the analysis).
+    show_cursor: bool = True
 
 
 class Board(Widget, can_focus=True):
@@ -119,6 +139,9 @@ class Board(Widget, can_focus=True):
         "board--last",
         "board--flash",
         "board--preview",
+        "board--note",
+        "board--best",
+        "board--played",
     }
 
     DEFAULT_CSS = """
@@ -127,6 +150,9 @@ class Board(Widget, can_focus=True):
         height: 1fr;
         background: $background;
     }
+    Board > .board--note { color: $board-legal; }
+    Board > .board--best { color: $board-cursor; text-style: bold reverse; }
+    Board > .board--played { color: $board-last; text-style: bold underline; }
     """ + mark_css("Board")
 
     cursor: reactive[int] = reactive(19, repaint=False)
@@ -158,6 +184,7 @@ class Board(Widget, can_focus=True):
         self._geometry: tuple[tuple[int, int], Geometry] | None = None
         self._last_sq = -1  # per-paint caches, set at the top of render_line
         self._legal = 0
+        self._notes: dict[int, tuple[str, str]] = {}  # the view's notes by square
 
     # Model changes -----------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -177,6 +204,7 @@ class Board(Widget, can_focus=True):
             self._flash_timer.stop()
             self._flash_timer = None
         self._flash = view.flash
+        self._notes = {sq: (text, style) for sq, text, style in view.notes}
         if view.flash and not view.hold:
             self._flash_timer = self.set_timer(FLASH_SECONDS, self._end_flash)
         if view.markers and not view.markers >> self.cursor & 1:
@@ -456,6 +484,10 @@ class Board(Widget, can_focus=True):
                     rows = disc_art(color, geo.cell_w, geo.cell_h)
                 else:
                     rows = centred(glyphs.disc(color), geo.cell_w, geo.cell_h)
+        elif sq in self._notes:
+            text, name = self._notes[sq]
+            style = self._style("cell") + self._style(name)
+            rows = note_rows(text, geo.cell_w, geo.cell_h)
         elif self._legal & bit:
             style = self._style("cell") + self._style("legal")
             rows = centred(glyphs.legal, geo.cell_w, geo.cell_h)
@@ -463,7 +495,7 @@ class Board(Widget, can_focus=True):
             style = self._style("grid")  # blank: same look as the grid, so segments merge
             rows = centred(glyphs.empty, geo.cell_w, geo.cell_h)
         text = rows[sub]
-        if sq != self.cursor:
+        if sq != self.cursor or not self.view.show_cursor:
             return [Segment(text, style)]
         style += self._style("cursor-cell")
         left, right = cursor_marks(glyphs, sub, geo.cell_h)
@@ -471,6 +503,18 @@ class Board(Widget, can_focus=True):
             return [Segment(text, style)]
         mark = style + self._style("cursor")
         return [Segment(left, mark), Segment(text[1:-1], style), Segment(right, mark)]
+
+
+def note_rows(text: str, cell_w: int, cell_h: int) -> tuple[str, ...]:
+    """A note's lines centred in a cell, from its middle row down (as many as fit)."""
+    lines = text.split("\n")[:cell_h]
+    first = min((cell_h - 1) // 2, cell_h - len(lines))
+    rows = [" " * cell_w] * cell_h
+    for i, line in enumerate(lines):
+        line = line[:cell_w]
+        left = (cell_w - len(line)) // 2
+        rows[first + i] = (" " * left + line).ljust(cell_w)
+    return tuple(rows)
 
 
 def nearest_square(mask: int, sq: int) -> int:
