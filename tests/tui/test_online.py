@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Static
+from textual.widgets import Button, DataTable, Static
 
 from reversi_tui.engine import Color, parse_square
 from reversi_tui.net.server import Server
@@ -286,4 +286,33 @@ async def test_a_timed_rated_game_shows_its_clocks_and_offers_a_rematch(
             LIMIT,
         )
         assert app.screen.link.state.black == "ann"
+        bob.close()
+
+
+async def test_a_finished_online_game_is_analysed_from_its_game_over_dialog(
+    server: tuple[Server, str],
+) -> None:
+    from reversi_tui.tui.screens.analysis import AnalysisScreen
+
+    _, path = server
+    app = online_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        _, bob = await lobby_with_bob(app, pilot, path)
+        bob.send(type="challenge", to="ann", color="black", id="c")
+        await bob.expect("challenge_sent", re="c")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)
+        game_screen = app.screen
+        assert isinstance(game_screen, OnlineGameScreen)
+        state = await bob.expect("state")
+        bob.send(type="move", game=state["game"], ply=0, square="d3")
+        await wait_until(pilot, lambda: len(game_screen.game.moves) == 1, LIMIT)
+        bob.send(type="resign", game=state["game"])
+        await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameOverScreen), LIMIT)
+        over = app.screen
+        await pilot.pause()
+        assert str(over.query_one("#analyse", Button).label) == "Analyse (a)"
+        await pilot.press("a")
+        await wait_until(pilot, lambda: isinstance(app.screen, AnalysisScreen), LIMIT)
         bob.close()

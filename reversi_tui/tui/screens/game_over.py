@@ -120,11 +120,12 @@ class GameOverScreen(Dialog[Choice]):
 
 
 class OnlineGameOverScreen(GameOverScreen):
-    """An online game's end: review it, offer a rematch (players only), or go back to
-    the lobby. Nothing here starts a local game or quits."""
+    """An online game's end: review or analyse it, offer a rematch (players only), or
+    go back to the lobby. Nothing here starts a local game or quits."""
 
     BINDINGS = [
         Binding("r,escape", "choose('review')", "Review"),
+        Binding("a", "choose('analyse')", "Analyse"),
         Binding("m", "choose('rematch')", "Rematch"),
         Binding("q", "choose('lobby')", "Lobby"),
     ]
@@ -143,8 +144,8 @@ class OnlineGameOverScreen(GameOverScreen):
         return (rematch if self.rematch else ()) + (("lobby", "Lobby (q)"),)
 
     def button_rows(self) -> tuple[ButtonRow, ...]:
-        """One row, as before analysis came: Review, then this dialog's choices."""
-        return ((("review", "Review (r)"), *self.choices()),)
+        """Review and Analyse, then this dialog's choices."""
+        return ((("review", "Review (r)"), ("analyse", "Analyse (a)")), self.choices())
 
     def details(self) -> str:
         ratings = f"\n{self.ratings}" if self.ratings else ""
@@ -153,6 +154,6 @@ class OnlineGameOverScreen(GameOverScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only this dialog's choices (the local dialog's n and q are inherited)."""
         if action == "choose":
-            offered = {"review"} | {choice for choice, _ in self.choices()}
+            offered = {"review", "analyse"} | {choice for choice, _ in self.choices()}
             return parameters[0] in offered if parameters else False
         return True

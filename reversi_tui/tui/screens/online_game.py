@@ -357,7 +357,10 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
         )
 
     def _chosen_after_game(self, choice: Choice) -> None:
-        """A rematch offered, or back to the lobby."""
+        """The finished game analysed, a rematch offered, or back to the lobby."""
+        if choice == "analyse":
+            self.action_analyse()
+            return
         if choice == "rematch":
             mine = self.link.my_colour
             if mine is not None and self.session.rematch(self.link.game):
