@@ -669,7 +669,7 @@ async def test_a_in_the_statistics_analyses_the_chosen_game_and_p_plays_on(
 
 def test_online_games_are_analysed_once_over_and_never_played_on_from() -> None:
     """``A`` is bound in an online game too (once it is over); its game-over dialog
-    offers no Analyse button of its own, and the analysis hands nothing back."""
+    offers Analyse like the local one, and the analysis hands nothing back."""
     from reversi_tui.match import Result, Termination
     from reversi_tui.tui.screens.game_over import OnlineGameOverScreen
     from reversi_tui.tui.screens.online_game import OnlineGameScreen
@@ -678,7 +678,8 @@ def test_online_games_are_analysed_once_over_and_never_played_on_from() -> None:
     assert not OnlineGameScreen.ANALYSE_LIVE and GameScreen.ANALYSE_LIVE
     result = Result(Termination.RESIGNATION, Color.BLACK, the_game().position.outcome())
     online = OnlineGameOverScreen(result, rematch=True)
-    assert online.check_action("choose", ("analyse",)) is False
-    assert all(choice != "analyse" for row in online.button_rows() for choice, _ in row)
+    assert online.check_action("choose", ("analyse",)) is True
+    assert ("analyse", "Analyse (a)") in online.button_rows()[0]
+    assert online.check_action("choose", ("new",)) is False
     local = GameOverScreen(result)
     assert ("analyse", "Analyse (a)") in local.button_rows()[0]

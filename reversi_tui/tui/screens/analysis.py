@@ -258,7 +258,8 @@ def summary_table(analysis: GameAnalysis, marks: Mapping[str, str]) -> Table:
         if side is None:
             continue
         counts = side.counts
-        accuracy = "-" if side.accuracy is None else f"{side.accuracy:.0f}%"
+        # One decimal: a side with a mistake must not read "100%" from rounding.
+        accuracy = "-" if side.accuracy is None else f"{side.accuracy:.1f}%"
         table.add_row(
             color.title,
             *(str(counts.get(k, 0)) for k in (MoveClass.BEST, MoveClass.GOOD)),
