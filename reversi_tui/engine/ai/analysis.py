@@ -266,7 +266,11 @@ def _exact_line(p: int, o: int, score: int, limit: int, stop: StopCheck | None) 
     return line
 
 
-def _solve_position(pos: Position, stop: StopCheck | None) -> _Valued:
+def _solve_position(
+    pos: Position, stop: StopCheck | None, played: Move = PASS, after: _Valued | None = None
+) -> _Valued:
+    """The exact values of ``pos``; ``after`` is the position the game went on to with
+    ``played``: when that was the best move, its line is this one's after the move."""
     p, o = pos.player, pos.opponent
     if pos.empties <= ALL_EXACT_EMPTIES:
         scored = solve_all(p, o, stop)
@@ -276,7 +280,11 @@ def _solve_position(pos: Position, stop: StopCheck | None) -> _Valued:
         found = solve(p, o, should_stop=stop)
         best, value = found.move, found.score
         values = {best: float(value)}
-    pv = _exact_line(p, o, value, PV_PLIES, stop)
+    if after is not None and after.exact and played != PASS and -after.value == value:
+        # The game's own move was a best one: the line goes on as the next position's.
+        best, pv = played, [played, *after.pv[: PV_PLIES - 1]]
+    else:
+        pv = _exact_line(p, o, value, PV_PLIES, stop)
     return _Valued(values, best, float(value), pos.empties, tuple(pv), True)
 
 
@@ -340,7 +348,9 @@ def analyse_game(
         if pos.is_game_over or not pos.legal_moves:
             continue
         if pos.empties <= options.exact_empties:
-            valued[i] = _solve_position(pos, should_stop)
+            played = moves[i] if i < total else PASS
+            after = valued[i + 1] if i < total else None
+            valued[i] = _solve_position(pos, should_stop, played, after)
         else:
             valued[i] = _search_position(pos, options, should_stop)
         if i < total:
