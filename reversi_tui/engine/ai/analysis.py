@@ -288,7 +288,19 @@ def _solve_position(
     return _Valued(values, best, float(value), pos.empties, tuple(pv), True)
 
 
+def move_values(
+    position: Position, options: AnalysisOptions, stop: StopCheck | None = None
+) -> dict[Move, float]:
+    """Every legal move's value (discs, the mover's view): exact up to the options'
+    exact empties, else from a ranking search of their time per move. Raises
+    SearchCancelled when ``stop`` says so."""
+    if position.empties <= options.exact_empties:
+        return {sq: float(v) for sq, v in solve_all(position.player, position.opponent, stop)}
+    return _search_position(position, options, stop).values
+
+
 def _search_position(pos: Position, options: AnalysisOptions, stop: StopCheck | None) -> _Valued:
+    """A ranking search: every legal move's value at one depth, and the best line."""
     p, o = pos.player, pos.opponent
     spec = get_level(options.level)
     limits = Limits(spec.max_depth, options.time_per_move, RANK_ALL, spec.selective)

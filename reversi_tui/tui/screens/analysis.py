@@ -20,7 +20,6 @@ imported here, and this module is imported only when an analysis is asked for.
 
 from __future__ import annotations
 
-import random
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -45,12 +44,13 @@ from reversi_tui.engine.ai.analysis import (
     GameAnalysis,
     MoveClass,
     MoveReview,
+    move_values,
 )
 from reversi_tui.records.analysis_cache import AnalysisCache
 from reversi_tui.records.paths import StorageError
 from reversi_tui.tui.compat.dismiss import ClosesOnce
 from reversi_tui.tui.keys import ANALYSIS_KEYS, bindings
-from reversi_tui.tui.thinking import StopCheck, stop_check
+from reversi_tui.tui.thinking import stop_check
 from reversi_tui.tui.widgets.board import Board, BoardView
 from reversi_tui.tui.widgets.board_art import UNICODE, Glyphs
 from reversi_tui.tui.widgets.eval_graph import (
@@ -131,47 +131,6 @@ def line_positions(position: Position, line: Sequence[Move]) -> list[Position]:
         pos = out[-1]
         out.append(pos.pass_turn() if move == PASS else pos.play(move))
     return out
-
-
-def move_values(position: Position, options: AnalysisOptions, stop: StopCheck) -> dict[Move, float]:
-    """Every legal move's value (discs, the mover's view): exact up to the analysis's
-    exact empties (``solve_all``), else from a ranking search of its time per move.
-    Raises SearchCancelled when ``stop`` says so."""
-    from reversi_tui.engine.ai.endgame import solve_all
-
-    p, o = position.player, position.opponent
-    if position.empties <= options.exact_empties:
-        return {sq: float(v) for sq, v in solve_all(p, o, stop)}
-    from reversi_tui.engine.ai.levels import base_evaluator, get_level
-    from reversi_tui.engine.ai.search import (
-        RANK_ALL,
-        Limits,
-        RootResult,
-        Searcher,
-        iterative_deepening,
-        units_to_discs,
-    )
-
-    spec = get_level(options.level)
-    limits = Limits(spec.max_depth, options.time_per_move, RANK_ALL, spec.selective)
-    searcher = Searcher(base_evaluator(spec.evaluation), should_stop=stop, selective=spec.selective)
-    kept: dict[int, int] = {}
-
-    def keep(_: RootResult, scores: dict[int, int]) -> None:
-        kept.clear()
-        kept.update(scores)
-
-    iterative_deepening(
-        p,
-        o,
-        searcher.evaluate,
-        limits,
-        random.Random(0),
-        stop,
-        on_iteration=keep,
-        searcher=searcher,
-    )
-    return {sq: units_to_discs(v) for sq, v in kept.items()}
 
 
 def opening_name(game: AnalysedGame, ply: int) -> str | None:
