@@ -211,6 +211,14 @@ def _out_of_reach(text: str) -> bool:
     return "Traceback" in text and ", in entry" not in text
 
 
+def _as_from_a_shell() -> None:
+    """The child starts as a shell starts a foreground command: SIGINT at its default and
+    not blocked, whatever an earlier test left in this worker process (an ignored or
+    blocked SIGINT is inherited across exec, and would make the early signals vanish)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_sigint_during_startup_exits_130_without_a_traceback() -> None:
     """SIGINT a few ms after spawn, at delays that cover the imports (~150 ms).
 
@@ -228,6 +236,7 @@ def test_sigint_during_startup_exits_130_without_a_traceback() -> None:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             env=CHILD_ENV,
+            preexec_fn=_as_from_a_shell,
         )
         time.sleep(attempt * 0.01)
         child.send_signal(signal.SIGINT)
