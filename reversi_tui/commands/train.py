@@ -128,8 +128,41 @@ def add_parser(commands: Commands) -> None:
     fit = kinds.add_parser(
         "fit", help="fit pattern weights per phase (needs numpy: pip install 'reversi-tui[train]')"
     )
-    fit.add_argument("--data", required=True, type=Path, metavar="DIR", help="data directory")
+    fit.add_argument(
+        "--data",
+        required=True,
+        type=Path,
+        action="append",
+        metavar="DIR",
+        help="data directory (repeat to fit on several)",
+    )
     fit.add_argument("--out", required=True, type=Path, metavar="WEIGHTS", help="weights file")
+    _option(
+        fit,
+        "--bootstrap",
+        int_range(0, 12),
+        0,
+        metavar="DEPTH",
+        help="fit from the end backwards, labelling each phase's positions the solver did "
+        "not score with a search this deep into the phases already fitted (at least the "
+        "phase width; resumable); 0 labels them with their game's result",
+    )
+    _option(
+        fit,
+        "--sample",
+        int_range(0, 10**9),
+        0,
+        metavar="N",
+        help="with --bootstrap, search at most N positions a phase (0: all)",
+    )
+    _option(
+        fit,
+        "--jobs",
+        int_range(1, 64),
+        1,
+        metavar="N",
+        help="with --bootstrap, processes searching at once (the weights are the same for any N)",
+    )
     _option(
         fit, "--phase-empties", int_range(1, 60), 4, metavar="N", help="empty squares per phase"
     )
@@ -182,6 +215,27 @@ def add_parser(commands: Commands) -> None:
         4,
         metavar="K",
         help="every position of the first K plies joins the book",
+    )
+    book.add_argument(
+        "--selective",
+        action="store_true",
+        help="prune the searches with Multi-ProbCut as hard and expert do (deeper, same time)",
+    )
+    _option(
+        book,
+        "--expand",
+        int_range(0, 30),
+        0,
+        metavar="K",
+        help="also follow every move within --spread discs of the best, K plies from the start",
+    )
+    _option(
+        book,
+        "--spread",
+        _number(0, 64),
+        2.0,
+        metavar="D",
+        help="discs from the best move that --expand follows",
     )
     book.add_argument(
         "--from",
@@ -237,7 +291,17 @@ def run_book(args: argparse.Namespace) -> int:
     from reversi_tui.training.data import DataError
 
     source = None if args.source is None else str(args.source)
-    settings = BookSettings(args.seed, args.plies, args.depth, args.lines, args.enumerate, source)
+    settings = BookSettings(
+        args.seed,
+        args.plies,
+        args.depth,
+        args.lines,
+        args.enumerate,
+        source,
+        args.selective,
+        args.expand,
+        args.spread,
+    )
     try:
         meta = build_book(args.out, settings, print)
     except (BookBuildError, DataError, StorageError, OSError) as err:
@@ -249,15 +313,29 @@ def run_book(args: argparse.Namespace) -> int:
 
 def run_fit(args: argparse.Namespace) -> int:
     from reversi_tui.training.data import DataError
-    from reversi_tui.training.fit import FitOptions, NumpyMissing, fit
+    from reversi_tui.training.fit import FitOptions, NumpyMissing, fit, need_numpy
 
-    options = FitOptions(args.phase_empties, args.holdout, args.ridge, args.iterations)
     try:
-        reports = fit(args.data, args.out, options, print)
+        need_numpy()
+        if args.bootstrap:
+            from reversi_tui.training.bootstrap import BootstrapOptions, fit_bootstrap
+
+            boot = BootstrapOptions(
+                args.phase_empties,
+                args.bootstrap,
+                args.holdout,
+                args.ridge,
+                args.iterations,
+                args.sample,
+            )
+            reports = fit_bootstrap(args.data, args.out, boot, print, args.jobs)
+        else:
+            options = FitOptions(args.phase_empties, args.holdout, args.ridge, args.iterations)
+            reports = fit(args.data, args.out, options, print)
     except NumpyMissing as err:
         warn(str(err))
         return 2
-    except (DataError, OSError) as err:
+    except (DataError, OSError, ValueError) as err:
         warn(f"reversi train fit: {err}")
         return 2
     print("empties  train   held out  MAE (discs)  predicting the mean")

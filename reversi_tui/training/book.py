@@ -4,9 +4,14 @@ The positions: every distinct position (under the 8 symmetries) of the first
 ``enumerate_plies`` plies from the start, then those met along ``lines`` random
 openings of ``plies`` plies, each line seeded by the run's seed and its number, and,
 with ``--from DIR``, those of a ``reversi train generate`` data directory within the
-first ``plies`` plies. Each is searched in its canonical frame by the hard level's
-evaluation to a fixed ``depth`` (no clock), every legal move getting an exact value
-at that depth, so the same settings give the same book on any machine.
+first ``plies`` plies. Then, with ``expand``, the lines good play follows: from the
+start, every move within ``spread`` discs of the best, ``expand`` plies deep. Each
+position is searched in its canonical frame by the hard level's evaluation to a
+fixed ``depth`` (no clock; with ``selective`` through Multi-ProbCut, as hard and
+expert search), every legal move getting a value at that depth, so the same
+settings give the same book on any machine. Before the book is written, a move
+leading to another book position takes that position's best value (negamax from
+the deepest positions up), so a line is worth what its end was searched to.
 
 Resumable: each searched position is appended as one JSON line to a progress file
 beside the book (``FILE.progress``, its first line the settings), flushed as it goes;
@@ -23,7 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from reversi_tui import __version__
 from reversi_tui.engine.ai.book import canonical, encode_book
@@ -55,6 +60,11 @@ class BookSettings:
     lines: int = 1000
     enumerate_plies: int = 4
     source: str | None = None  # a data directory, as given
+    #: Multi-ProbCut in the searches (deeper for the same time, as hard and expert play).
+    selective: bool = False
+    #: Follow every move within ``spread`` discs of the best from the start, this many plies.
+    expand: int = 0
+    spread: float = 2.0
 
 
 def _play(p: int, o: int, sq: int) -> tuple[int, int]:
@@ -102,6 +112,40 @@ def positions(settings: BookSettings) -> list[int]:
     return sorted(keys)
 
 
+def _children(key: int, moves: list[tuple[int, float]]) -> list[tuple[int, int | None]]:
+    """Each move's child as a book key (None when the side to move there must pass)."""
+    p, o = key >> 64, key & (1 << 64) - 1
+    out: list[tuple[int, int | None]] = []
+    for sq, _ in moves:
+        cp, co = _play(p, o, sq)
+        out.append((sq, canonical(cp, co)[0] if legal_moves(cp, co) else None))
+    return out
+
+
+def _near_best(key: int, moves: list[tuple[int, float]], spread: float) -> list[int]:
+    """The children (book keys) of the moves within ``spread`` discs of the best."""
+    best = max(v for _, v in moves)
+    near = {sq for sq, v in moves if v >= best - spread}
+    return [child for sq, child in _children(key, moves) if sq in near and child is not None]
+
+
+def propagate(
+    entries: dict[int, list[tuple[int, float]]],
+) -> dict[int, list[tuple[int, float]]]:
+    """The book with each move that leads to another book position valued by that
+    position's best move (negated), deepest positions first: a line the book follows
+    is worth what its end was searched to, not the shallower search of its start."""
+    out: dict[int, list[tuple[int, float]]] = {}
+    for key in sorted(entries, key=lambda k: -(k >> 64 | k & (1 << 64) - 1).bit_count()):
+        moves = entries[key]
+        values = dict(moves)
+        for sq, child in _children(key, moves):
+            if child is not None and child in out:
+                values[sq] = -max(v for _, v in out[child])
+        out[key] = sorted(values.items())
+    return out
+
+
 def progress_path(out: Path) -> Path:
     return out.with_name(out.name + ".progress")
 
@@ -145,25 +189,55 @@ def build_book(
     todo = [key for key in keys if key not in done]
     log(f"{len(keys)} positions, {len(done)} searched before, {len(todo)} to search")
     started = time.perf_counter()
+    searched = 0
+
+    def search(progress: TextIO, key: int) -> bool:
+        """Search ``key`` unless done; False when ``stop_after`` says stop."""
+        nonlocal searched
+        if key in done:
+            return True
+        if stop_after is not None and searched >= stop_after:
+            return False
+        position = Position(key >> 64, key & (1 << 64) - 1, Color.BLACK)
+        ranked = rank_moves(
+            position,
+            LEVEL,
+            depth=settings.depth,
+            rng=random.Random(0),
+            selective=settings.selective,
+        )
+        moves = sorted((r.move, round(r.score, 2)) for r in ranked)
+        done[key] = moves
+        progress.write(json.dumps({"key": f"{key:032x}", "moves": moves}) + "\n")
+        progress.flush()
+        searched += 1
+        if searched % 100 == 0:
+            log(f"{searched} searched in {time.perf_counter() - started:.0f} s")
+        return True
+
     with path.open("a", encoding="utf-8") as progress:
-        for count, key in enumerate(todo):
-            if stop_after is not None and count >= stop_after:
+        for key in todo:
+            if not search(progress, key):
                 return {}
-            position = Position(key >> 64, key & (1 << 64) - 1, Color.BLACK)
-            ranked = rank_moves(position, LEVEL, depth=settings.depth, rng=random.Random(0))
-            moves = sorted((r.move, round(r.score, 2)) for r in ranked)
-            done[key] = moves
-            progress.write(json.dumps({"key": f"{key:032x}", "moves": moves}) + "\n")
-            progress.flush()
-            if (count + 1) % 100 == 0:
-                log(f"{count + 1}/{len(todo)} in {time.perf_counter() - started:.0f} s")
+        frontier = [canonical(*START)[0]]
+        for ply in range(settings.expand):
+            following: set[int] = set()
+            for key in frontier:
+                if not search(progress, key):
+                    return {}
+                keys.append(key)
+                if ply + 1 < settings.expand:
+                    following.update(_near_best(key, done[key], settings.spread))
+            frontier = sorted(following)
+            log(f"ply {ply + 1} of the expansion: {len(frontier)} positions next")
+    keys = sorted(set(keys))
     meta = {
         "settings": asdict(settings),
         "origin": ORIGIN,
         "version": __version__,
         "positions": len(keys),
     }
-    entries = {key: done[key] for key in keys}
+    entries = propagate({key: done[key] for key in keys})
     atomic_write(out, encode_book(entries, meta))
     path.unlink()
     return meta

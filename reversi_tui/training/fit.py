@@ -18,7 +18,7 @@ phase's mean (how much the patterns explain).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -86,6 +86,8 @@ class Dataset:
     target: NDArray[np.float64]
     empties: NDArray[np.int64]
     game: NDArray[np.int64]
+    #: Whether ``target`` is the solver's exact score (else the game's result).
+    exact: NDArray[np.bool_]
 
 
 def canonical_map() -> NDArray[np.int64]:
@@ -108,9 +110,19 @@ def canonical_map() -> NDArray[np.int64]:
 def load(directory: Path) -> Dataset:
     """The directory's records as features (canonical feature ids, int32: 184 bytes a
     position) and targets."""
+    return load_many([directory])[0]
+
+
+def load_many(
+    directories: Sequence[Path],
+) -> tuple[Dataset, list[tuple[int, int]], list[dict[str, Any]]]:
+    """Several data directories' records as one data set, with each position's
+    (mover, opponent) masks and each directory's manifest. Game numbers stay as
+    each directory has them (they only choose the held-out games)."""
     import numpy as np
 
-    raw = b"".join(read_chunks(directory))
+    raw = b"".join(b"".join(read_chunks(directory)) for directory in directories)
+    manifests = [read_manifest(directory) or {} for directory in directories]
     dtype = np.dtype(
         [
             ("p", "<u8"),
@@ -124,21 +136,32 @@ def load(directory: Path) -> Dataset:
     if dtype.itemsize != RECORD.size:
         raise RuntimeError("the numpy record layout is not data.RECORD's")
     table = np.frombuffer(raw, dtype=dtype)
-    ids = b"".join(
-        indices(int(p), int(o)).tobytes() for p, o in zip(table["p"], table["o"], strict=True)
-    )
+    boards = [(int(p), int(o)) for p, o in zip(table["p"], table["o"], strict=True)]
+    ids = b"".join(indices(p, o).tobytes() for p, o in boards)
     index = np.frombuffer(ids, dtype=np.uint16).reshape(-1, N_INSTANCES).astype(np.int64)
     offsets = np.array([OFFSETS[k] for k in INSTANCE_PATTERN], dtype=np.int64)
     features = canonical_map()[index + offsets].astype(np.int32)
     exact = table["exact"].astype(np.int64)
-    target = np.where(exact != NO_EXACT, exact, table["final"].astype(np.int64)).astype(np.float64)
-    occupied = np.array(
-        [(int(p) | int(o)).bit_count() for p, o in zip(table["p"], table["o"], strict=True)]
-    )
-    return Dataset(features, target, 64 - occupied.astype(np.int64), table["game"].astype(np.int64))
+    known = exact != NO_EXACT
+    target = np.where(known, exact, table["final"].astype(np.int64)).astype(np.float64)
+    occupied = np.array([(p | o).bit_count() for p, o in boards], dtype=np.int64)
+    dataset = Dataset(features, target, 64 - occupied, table["game"].astype(np.int64), known)
+    return dataset, boards, manifests
 
 
-def _ridge(
+def phase_tables(fitted: Sequence[NDArray[np.float64]]) -> tuple[list[bytes], list[int]]:
+    """Each phase's weights (bias last, in discs) as the file's int16 tables and biases."""
+    import numpy as np
+
+    tables, biases = [], []
+    for w in fitted:
+        quantised = np.clip(np.rint(w * SCALE), -INT16, INT16).astype("<i2")
+        tables.append(quantised[:N_FEATURES].tobytes())
+        biases.append(int(quantised[N_FEATURES]))
+    return tables, biases
+
+
+def ridge_fit(
     features: NDArray[np.int32],
     target: NDArray[np.float64],
     prior: NDArray[np.float64],
@@ -190,30 +213,31 @@ def _ridge(
 
 
 def fit(
-    directory: Path, out: Path, options: FitOptions, report: Callable[[str], None]
+    directories: Sequence[Path],
+    out: Path,
+    options: FitOptions,
+    report: Callable[[str], None],
 ) -> list[PhaseReport]:
     """Fit every phase, write the weights file, and report each phase's held-out error."""
     need_numpy()
     import numpy as np
 
-    manifest = read_manifest(directory) or {}
     started = time.perf_counter()
-    data = load(directory)
+    data, _, manifests = load_many(directories)
     seconds = time.perf_counter() - started
-    report(f"{len(data.target)} positions from {directory} read in {seconds:.1f} s")
+    report(f"{len(data.target)} positions read in {seconds:.1f} s")
     phase_of = (np.maximum(data.empties, 1) - 1) // options.phase_empties
     n_phases = (60 - 1) // options.phase_empties + 1
     held = data.game % options.holdout == 0
     expand = canonical_map()
     prior = np.zeros(N_FEATURES + 1)
-    tables: list[bytes] = []
-    biases: list[int] = []
+    fitted: list[NDArray[np.float64]] = []
     reports: list[PhaseReport] = []
     for phase in range(n_phases):
         in_phase = phase_of == phase
         train, test = in_phase & ~held, in_phase & held
         if train.any():
-            w = _ridge(
+            w = ridge_fit(
                 data.features[train], data.target[train], prior, options.ridge, options.iterations
             )
             # Mirrored configurations share their canonical feature's weight.
@@ -221,13 +245,13 @@ def fit(
         else:
             w = prior
         prior = w
-        quantised = np.clip(np.rint(w * SCALE), -INT16, INT16).astype("<i2")
-        tables.append(quantised[:N_FEATURES].tobytes())
-        biases.append(int(quantised[N_FEATURES]))
-        reports.append(_report(phase, options, data, train, test, quantised))
+        fitted.append(w)
+        reports.append(
+            phase_report(phase, options.phase_empties, data.features, data.target, train, test, w)
+        )
     meta: dict[str, Any] = {
-        "origin": manifest.get("origin", "unknown"),
-        "data": {k: manifest.get(k) for k in ("settings", "games", "positions")},
+        "origin": "; ".join(sorted({m.get("origin", "unknown") for m in manifests})),
+        "data": [{k: m.get(k) for k in ("settings", "games", "positions")} for m in manifests],
         "fit": {
             "phase_empties": options.phase_empties,
             "holdout": options.holdout,
@@ -236,6 +260,7 @@ def fit(
         },
         "held_out_mae": [round(r.mae, 3) for r in reports],
     }
+    tables, biases = phase_tables(fitted)
     blob = encode_weights(
         tables, biases, scale=SCALE, phase_empties=options.phase_empties, meta=meta
     )
@@ -244,26 +269,28 @@ def fit(
     return reports
 
 
-def _report(
+def phase_report(
     phase: int,
-    options: FitOptions,
-    data: Dataset,
+    width: int,
+    features: NDArray[np.int32],
+    target: NDArray[np.float64],
     train: NDArray[np.bool_],
     test: NDArray[np.bool_],
-    quantised: NDArray[np.int16],
+    w: NDArray[np.float64],
 ) -> PhaseReport:
-    """Held-out errors of one phase's written (quantised) weights, in discs."""
+    """Held-out errors of one phase's weights (``w``, discs, bias last) as the file
+    stores them (quantised), in discs, next to predicting the training mean."""
     import numpy as np
 
-    low = phase * options.phase_empties + 1
-    high = min(low + options.phase_empties - 1, 60)
+    low = phase * width + 1
+    high = min(low + width - 1, 60)
     n_test = int(test.sum())
     if not n_test:
         return PhaseReport(low, high, int(train.sum()), 0, float("nan"), float("nan"))
-    w = quantised.astype(np.float64) / SCALE
-    predicted = w[data.features[test]].sum(axis=1) + w[N_FEATURES]
-    truth = data.target[test]
-    mean = float(data.target[train].mean()) if train.any() else 0.0
+    q = np.clip(np.rint(w * SCALE), -INT16, INT16) / SCALE
+    predicted = q[features[test]].sum(axis=1) + q[N_FEATURES]
+    truth = target[test]
+    mean = float(target[train].mean()) if train.any() else 0.0
     return PhaseReport(
         low,
         high,

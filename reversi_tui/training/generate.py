@@ -5,12 +5,14 @@ game's number, so a game is the same whichever run, chunk or resumption plays it
 the same seed gives the same data, and a stopped run resumes where it stopped.
 
 A game: a random opening of ``opening`` plies (uniform legal moves), then the
-``hard`` level's evaluation searched to a fixed ``depth`` (no clock, so nothing
-depends on the machine's speed) with an ``epsilon`` chance of a uniformly random
-move instead; from ``exact_empties`` empty squares the exact solver plays (and is
-still overruled by the random move with the same chance). Every position where the
-side to move has a move is recorded, labelled with the game's final disc difference
-and, from ``exact_empties`` on, its exact score. A solve after a solved move only
+hand-weighted evaluation searched to a fixed ``depth`` (no clock, so nothing
+depends on the machine's speed; not the levels' learned evaluation, so weights
+fitted on these data do not change the data a seed gives) with an ``epsilon``
+chance of a uniformly random move instead; from ``exact_empties`` empty squares
+the exact solver plays (and is still overruled by the random move with the same
+chance). Every position where the side to move has a move is recorded, labelled
+with the game's final disc difference and, from ``exact_empties`` on, its exact
+score. A solve after a solved move only
 needs to confirm the score it inherits (a window of one score around it), so the
 labelling costs about one full solve per game plus one per random move.
 """
@@ -31,7 +33,8 @@ from typing import Any
 from reversi_tui import __version__
 from reversi_tui.engine import PASS, Color, Position
 from reversi_tui.engine.ai.endgame import final_score, solve
-from reversi_tui.engine.ai.play import choose_move
+from reversi_tui.engine.ai.levels import base_evaluator
+from reversi_tui.engine.ai.search import Limits, iterative_deepening
 from reversi_tui.training.data import (
     DATA_FORMAT,
     DataError,
@@ -42,12 +45,12 @@ from reversi_tui.training.data import (
 )
 
 ORIGIN = (
-    "self-play by reversi_tui's own engine (random openings, then its hard level at a fixed "
-    "depth with epsilon-random moves), labelled by its own exact endgame solver; no other "
-    "program's games, positions or weights"
+    "self-play by reversi_tui's own engine (random openings, then its hand-weighted "
+    "evaluation at a fixed depth with epsilon-random moves), labelled by its own exact "
+    "endgame solver; no other program's games, positions or weights"
 )
-#: The level whose evaluation plays the midgame (no noise, no tie margin).
-LEVEL = "hard"
+#: The midgame's evaluation: the hand-weighted one, fixed (no noise, no tie margin).
+EVALUATION = base_evaluator("full")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +87,8 @@ def play_game(settings: Settings, game: int) -> list[Record]:
             exact, best = _solved(pos, known)
             move = best
         else:
-            move = choose_move(pos, LEVEL, depth=settings.depth, rng=rng).move
+            limits = Limits(settings.depth, None)
+            move = iterative_deepening(pos.player, pos.opponent, EVALUATION, limits, rng)[0].move
         if ply >= opening and rng.random() < settings.epsilon:
             move = rng.choice(moves)
         seen.append((pos, exact))

@@ -1,7 +1,8 @@
 """Calibrate Multi-ProbCut on the project's own positions: ``reversi train probcut``.
 
 Every sampled position is searched by iterative deepening to ``depth`` plies with
-the hand-weighted evaluation and no selectivity; each iteration's root value is
+the evaluation of the levels that search selectively (hard and expert: the learned
+one when the package has weights) and no selectivity; each iteration's root value is
 kept. For each depth ``d`` from ``probcut.MIN_DEPTH``, the pairs (value at
 ``shallow_depth(d)``, value at ``d``) are fitted by least squares, and the
 residuals' standard deviation is the cut's ``sigma``. Pure Python (no numpy):
@@ -16,7 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from reversi_tui.engine.ai.levels import base_evaluator
+from reversi_tui.engine.ai.levels import base_evaluator, get_level
 from reversi_tui.engine.ai.probcut import MIN_DEPTH, Cut, shallow_depth
 from reversi_tui.engine.ai.search import Limits, RootResult, iterative_deepening
 from reversi_tui.engine.bitboard import legal_moves
@@ -56,7 +57,7 @@ def calibrate(
 ) -> dict[int, Cut]:
     """Each depth's cut from ``count`` positions searched to ``depth``."""
     positions = sample_positions(directory, count, seed)
-    evaluate = base_evaluator("full")
+    evaluate = base_evaluator(get_level("hard").evaluation)
     values: list[dict[int, int]] = []
     started = time.perf_counter()
     for number, (p, o) in enumerate(positions, 1):

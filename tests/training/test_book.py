@@ -37,11 +37,52 @@ def test_the_tiny_build_is_reproducible_from_its_seed(tmp_path: Path) -> None:
     book = decode_book(data)
     assert len(book) == 2 and book.meta["settings"]["seed"] == 3
     start = Position.initial()
-    ranked = rank_moves(start, "hard", depth=2)
-    assert book.lookup(start) == [(r.move, round(r.score, 2)) for r in ranked]
+    first = start.play(start.legal_moves[0])
+    ranked = rank_moves(first, "hard", depth=2)
+    assert book.lookup(first) == [(r.move, round(r.score, 2)) for r in ranked]
     # Each image of the first move is the same entry (transpositions found).
     after = {tuple(v for _, v in book.lookup(start.play(sq))) for sq in start.legal_moves}
     assert len(after) == 1
+    # A move into the book is worth its position's best value, from the mover's side.
+    for sq, value in book.lookup(start):
+        assert value == -book.lookup(start.play(sq))[0][1]
+
+
+def test_the_expansion_follows_the_near_best_moves_and_propagates_them(tmp_path: Path) -> None:
+    settings = BookSettings(
+        seed=3, plies=1, depth=2, lines=0, enumerate_plies=0, expand=4, spread=0.0
+    )
+    out = tmp_path / "book.bin"
+    build_book(out, settings, _quiet)
+    book = decode_book(out.read_bytes())
+    # One best move a ply (spread 0, no ties here): four positions, one a ply.
+    assert len(book) == 4
+    pos = Position.initial()
+    for _ in range(3):
+        inside = [sq for sq, _ in book.lookup(pos) if book.lookup(pos.play(sq))]
+        assert inside
+        # A move into the book is worth its position's best value, negated.
+        for sq in inside:
+            value = dict(book.lookup(pos))[sq]
+            assert value == -book.lookup(pos.play(sq))[0][1]
+        pos = pos.play(inside[0])
+    assert book.lookup(pos) and not any(book.lookup(pos.play(sq)) for sq, _ in book.lookup(pos))
+    wider = BookSettings(seed=3, plies=1, depth=2, lines=0, enumerate_plies=0, expand=3, spread=64)
+    build_book(tmp_path / "wide.bin", wider, _quiet)
+    # Every move is near the best with a 64-disc spread: ply 0, 1 and 2 in full.
+    assert len(decode_book((tmp_path / "wide.bin").read_bytes())) == 1 + 1 + 3
+
+
+def test_a_selective_book_searches_as_the_selective_levels_do(tmp_path: Path) -> None:
+    settings = BookSettings(seed=3, plies=1, depth=5, lines=0, enumerate_plies=1, selective=True)
+    out = tmp_path / "book.bin"
+    build_book(out, settings, _quiet)
+    start = Position.initial()
+    ranked = rank_moves(start, "hard", depth=5, selective=True)
+    assert decode_book(out.read_bytes()).lookup(start) == [
+        (r.move, round(r.score, 2)) for r in ranked
+    ]
+    assert decode_book(out.read_bytes()).meta["settings"]["selective"] is True
 
 
 def test_the_sample_depends_on_the_seed() -> None:

@@ -167,13 +167,15 @@ def rank_moves(
     rng: random.Random | None = None,
     should_stop: StopCheck | None = None,
     depth: int | None = None,
+    selective: bool = False,
 ) -> list[SearchResult]:
     """Every legal move with its score as ``level`` sees it, best first (empty: no move).
 
     The same clock and depth as ``choose_move``, but each root move gets a full
     window, so the scores rank them all (an engine protocol's hint for n moves).
     ``depth`` searches exactly that many plies with no clock and no solver
-    (reproducible: the opening book's values).
+    (reproducible: the opening book's values); ``selective`` prunes that search with
+    Multi-ProbCut as the timed searches of the selective levels do.
     Near the end, as the level allows, the exact solver scores them instead;
     when it misses the deadline the midgame ranking stands.
     """
@@ -186,7 +188,8 @@ def rank_moves(
     if not legal_moves(p, o):
         return []
     if depth is not None:
-        return _rank(p, o, evaluate, Limits(depth, None), rng, should_stop, started)
+        limits = Limits(depth, None, selective=selective)
+        return _rank(p, o, evaluate, limits, rng, should_stop, started)
     budget = spec.budget if think_time is None else think_time
     if position.empties > spec.solve_empties:
         return _rank(p, o, evaluate, Limits(cap, budget), rng, should_stop, started)
@@ -226,7 +229,7 @@ def _rank(
     def keep(result: RootResult, scores: dict[int, int]) -> None:
         kept[:] = [(result, scores)]
 
-    wide = Limits(limits.max_depth, limits.budget, RANK_ALL)
+    wide = Limits(limits.max_depth, limits.budget, RANK_ALL, limits.selective)
     _, nodes = iterative_deepening(p, o, evaluate, wide, rng, should_stop, started, keep)
     result, scores = kept[0]
     seconds = time.perf_counter() - started
