@@ -173,10 +173,14 @@ def test_bench_search_compares_full_width_and_selective_to_a_depth(
     assert main(["bench", "search", "--positions", "3", "--depth", "5", "--time", "0.05"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert float(lines[0]) > 0
-    rows = {line.split()[0]: line.split() for line in lines if line.startswith(("full", "sel"))}
-    full_nodes = int(rows["full"][3].replace(",", ""))
-    selective_nodes = int(rows["selective"][2].replace(",", ""))
-    assert 0 < selective_nodes < full_nodes
+    rows = [line.split() for line in lines if line.startswith(("full", "sel"))]
+    evaluations = {row[-6] for row in rows}
+    assert "hand" in evaluations and len(rows) == 2 * len(evaluations)
+    for evaluation in evaluations:
+        row = {r[0]: r for r in rows if r[-6] == evaluation}
+        full_nodes = int(row["full"][-4].replace(",", ""))
+        selective_nodes = int(row["selective"][-4].replace(",", ""))
+        assert 0 < selective_nodes < full_nodes
 
 
 def test_bench_search_refuses_a_silly_time(capsys: pytest.CaptureFixture[str]) -> None:

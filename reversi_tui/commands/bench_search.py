@@ -81,41 +81,54 @@ def positions(count: int) -> list[tuple[int, int]]:
 
 
 def run_search(args: argparse.Namespace) -> int:
-    """Selective nodes per second first (the plain number), then the table."""
+    """The selective levels' nodes per second first (the plain number), then the table:
+    the hand-weighted evaluation and, when the package has weights, the learned one,
+    each full width and selective."""
+    from reversi_tui.engine.ai.evaluation import Evaluator
     from reversi_tui.engine.ai.levels import base_evaluator
+    from reversi_tui.engine.ai.pattern_eval import load_packaged_evaluator
     from reversi_tui.engine.ai.search import Limits, iterative_deepening
 
-    evaluate = base_evaluator("full")
+    evaluations: list[tuple[str, Evaluator]] = [("hand", base_evaluator("full"))]
+    learned = load_packaged_evaluator()
+    if learned is not None:
+        evaluations.append(("learned", learned))
     cases = positions(args.positions)
     rows = []
-    for selective in (False, True):
-        nodes = depth_nodes = 0
-        spent = depth_seconds = 0.0
-        depths = []
-        for p, o in cases:
-            started = time.perf_counter()
-            _, n = iterative_deepening(
-                p, o, evaluate, Limits(args.depth, None, selective=selective), random.Random(0)
-            )
-            depth_seconds += time.perf_counter() - started
-            depth_nodes += n
-            started = time.perf_counter()
-            result, n = iterative_deepening(
-                p, o, evaluate, Limits(60, args.time, selective=selective), random.Random(0)
-            )
-            spent += time.perf_counter() - started
-            nodes += n
-            depths.append(result.depth)
-        rows.append((selective, nodes / max(spent, 1e-9), depth_nodes, depth_seconds, depths))
-    print(f"{rows[1][1]:.0f}")
+    for name, evaluate in evaluations:
+        for selective in (False, True):
+            nodes = depth_nodes = 0
+            spent = depth_seconds = 0.0
+            depths = []
+            for p, o in cases:
+                started = time.perf_counter()
+                _, n = iterative_deepening(
+                    p, o, evaluate, Limits(args.depth, None, selective=selective), random.Random(0)
+                )
+                depth_seconds += time.perf_counter() - started
+                depth_nodes += n
+                started = time.perf_counter()
+                result, n = iterative_deepening(
+                    p, o, evaluate, Limits(60, args.time, selective=selective), random.Random(0)
+                )
+                spent += time.perf_counter() - started
+                nodes += n
+                depths.append(result.depth)
+            rate = nodes / max(spent, 1e-9)
+            rows.append((name, selective, rate, depth_nodes, depth_seconds, depths))
+    print(f"{rows[-1][2]:.0f}")
     print(
         f"{len(cases)} positions from random games; depth {args.depth}, then {args.time:g} s each"
     )
-    print("search       nodes/s   nodes to depth   seconds   mean depth in time   min-max")
-    for selective, rate, depth_nodes, depth_seconds, depths in rows:
-        name = "selective " if selective else "full width"
+    print(
+        "search      evaluation    nodes/s   nodes to depth   seconds   mean depth in time  min-max"
+    )
+    for name, selective, rate, depth_nodes, depth_seconds, depths in rows:
+        kind = "selective " if selective else "full width"
         print(
-            f"{name}  {rate:>9,.0f}  {depth_nodes:>15,}  {depth_seconds:>8.2f}  "
+            f"{kind}  {name:<9}  {rate:>9,.0f}  {depth_nodes:>15,}  {depth_seconds:>8.2f}  "
             f"{statistics.fmean(depths):>19.2f}   {min(depths)}-{max(depths)}"
         )
+    if learned is None:
+        print("no learned weights in the package: the hand-weighted evaluation only")
     return 0

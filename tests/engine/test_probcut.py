@@ -12,7 +12,7 @@ from reversi_tui.engine import Position
 from reversi_tui.engine.ai import probcut
 from reversi_tui.engine.ai.endgame import solve
 from reversi_tui.engine.ai.evaluation import DISC, make_evaluator
-from reversi_tui.engine.ai.levels import LEVEL_TABLE
+from reversi_tui.engine.ai.levels import LEVEL_TABLE, base_evaluator, get_level
 from reversi_tui.engine.ai.probcut import CUTS, Cut, cut_for, shallow_depth
 from reversi_tui.engine.ai.search import Limits, iterative_deepening
 from reversi_tui.training.probcut import calibrate, fit_line, table_source
@@ -51,7 +51,8 @@ def test_deeper_nodes_borrow_the_deepest_cut_of_their_parity() -> None:
 
 
 def test_a_selective_search_visits_far_fewer_nodes_to_the_same_depth() -> None:
-    evaluate = make_evaluator()
+    # The evaluation the table is calibrated for: the selective levels'.
+    evaluate = base_evaluator(get_level("hard").evaluation)
     full = sel = 0
     for seed in range(3):
         pos = _midgame(seed)

@@ -31,7 +31,9 @@ class Level:
     budget: float
     #: Deepest iteration, in plies.
     max_depth: int
-    #: "greedy" (disc count and corners) or "full" (the positional evaluation).
+    #: "greedy" (disc count and corners), "full" (the hand-weighted positional
+    #: evaluation) or "learned" (the package's pattern weights, ``pattern_eval``;
+    #: "full" when the package has none).
     evaluation: str
     #: Standard deviation of the noise added to each leaf evaluation.
     noise: float
@@ -59,7 +61,7 @@ LEVEL_TABLE: dict[str, Level] = {
         "hard",
         1.0,
         60,
-        "full",
+        "learned",
         noise=0.0,
         tie_margin=0.0,
         solve_empties=14,
@@ -71,7 +73,7 @@ LEVEL_TABLE: dict[str, Level] = {
         "expert",
         5.0,
         60,
-        "full",
+        "learned",
         noise=0.0,
         tie_margin=0.0,
         solve_empties=16,
@@ -99,6 +101,12 @@ def base_evaluator(kind: str) -> Evaluator:
     """The noiseless evaluator of a level (shared: evaluators keep no state)."""
     if kind == "greedy":
         return make_greedy_evaluator()
+    if kind == "learned":
+        from reversi_tui.engine.ai.pattern_eval import load_packaged_evaluator
+
+        learned = load_packaged_evaluator()
+        if learned is not None:
+            return learned
     return make_evaluator(Weights())
 
 

@@ -153,3 +153,18 @@ def make_pattern_evaluator(weights: PatternWeights) -> Evaluator:
         return (bias + sum(map(getitem, tables, indices(p, o)))) * DISC // scale
 
     return evaluate
+
+
+def load_packaged_evaluator() -> Evaluator | None:
+    """The learned evaluation from the package's weights, or None when it has none
+    (or a damaged one: the levels then play with the hand-weighted evaluation, and
+    ``tests/engine/test_pattern_weights.py`` checks the shipped file's checksum).
+
+    Read on the first call only (``packaged_weights`` is cached), so importing the
+    engine or starting the app never pays for the file.
+    """
+    try:
+        weights = packaged_weights()
+    except (FileNotFoundError, WeightsError):
+        return None
+    return make_pattern_evaluator(weights)
