@@ -26,7 +26,9 @@ def test_nboard_answers_line_by_line_and_ping_stops_a_long_search() -> None:
     assert engine.out.until("set myname") == ["set myname reversi-tui expert"]
     engine.send("set depth 60")
     engine.out.until("set myname")
-    engine.send("set game (;GM[Othello]TY[8]BO[8 " + "-" * 27 + "O*------*O" + "-" * 27 + " *];)")
+    # Out of the opening book (a book move would come at once): e6 f6 g6 g7.
+    board = "-" * 27 + "O*------*O" + "-" * 27
+    engine.send(f"set game (;GM[Othello]TY[8]BO[8 {board} *]B[E6]W[F6]B[G6]W[G7];)")
     engine.send("go")
     assert engine.out.until("status") == ["status thinking"]
     asked = time.monotonic()
@@ -41,6 +43,9 @@ def test_gtp_answers_line_by_line_and_quit_stops_a_long_genmove() -> None:
     engine = EngineProcess("--protocol", "gtp", "--level", "expert", "--think-time", "3600")
     engine.send("1 name")
     assert [engine.out.next(), engine.out.next()] == ["=1 reversi-tui", ""]
+    for number, move in enumerate(("black e6", "white f6", "black g6", "white g7"), 10):
+        engine.send(f"{number} play {move}")  # out of the opening book
+        assert [engine.out.next(), engine.out.next()] == [f"={number}", ""]
     engine.send("2 genmove black")
     asked = time.monotonic()
     engine.send("3 quit")

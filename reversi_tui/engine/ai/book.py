@@ -17,8 +17,9 @@ The file (``reversi train book`` writes it) is small and strict
   its square (u8) and value (i16, ``VALUE_SCALE`` a disc), all little-endian.
 
 Loading checks every one of those, so a damaged file is refused with a ``BookError``.
-The package ships no book yet; ``packaged_book()`` is then None (no book), and
-the levels play as they always did. Nothing here touches the disk but that resource.
+The package ships one (``RESOURCE``, built by ``reversi train book``; the README
+says how); without it ``packaged_book()`` is None and the levels simply search.
+Nothing here touches the disk but that resource.
 """
 
 from __future__ import annotations

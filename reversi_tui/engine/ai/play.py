@@ -147,7 +147,7 @@ def _book_move(
     position: Position, spec: Level, rng: random.Random, started: float
 ) -> SearchResult | None:
     """The opening book's move for a level that plays from it; None without a book
-    (the package ships none yet) or when the book does not know the position."""
+    or when the book does not know the position."""
     book = packaged_book()
     if book is None or spec.book_spread is None:
         return None

@@ -3,7 +3,7 @@ file, variety within the spread, and the levels that use it (none without a book
 
 from __future__ import annotations
 
-import dataclasses
+import hashlib
 import random
 import zlib
 from collections.abc import Iterator
@@ -23,6 +23,7 @@ from reversi_tui.engine.ai.book import (
     packaged_book,
 )
 from reversi_tui.engine.ai.patterns import SYMMETRIES, transform_mask
+from reversi_tui.engine.bitboard import legal_moves, squares
 from reversi_tui.engine.board import Color, Position
 from tests.engine.ai.helpers import random_positions
 
@@ -133,26 +134,38 @@ def test_choose_stays_within_the_spread_and_varies_with_the_rng() -> None:
     assert book.choose(pos, random.Random(1), 0.0) == found[0]
 
 
-def test_no_book_is_shipped_and_the_levels_play_as_before(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Today's behaviour is unchanged: no package book, so every level searches exactly
-    as it does with the book switched off."""
-    assert packaged_book() is None
-    pos = Position.initial().play(19)
-    for level in ("easy", "medium", "hard", "expert"):
-        now = play.choose_move(pos, level, max_depth=3, think_time=60.0, rng=random.Random(4))
-        with monkeypatch.context() as m:
-            spec = dataclasses.replace(play.get_level(level), book_spread=None)
-            m.setattr(play, "get_level", lambda _name, spec=spec: spec)
-            off = play.choose_move(pos, level, max_depth=3, think_time=60.0, rng=random.Random(4))
-        assert (now.move, now.score, now.depth, now.nodes) == (
-            off.move,
-            off.score,
-            off.depth,
-            off.nodes,
-        )
-        assert now.nodes > 0
+#: The sha256 of the shipped book: rebuilding it changes this line.
+BOOK_SHA256 = "7a04188ce0a8e041853b162b149d41801e073531b5c2ffa1ed4d268a48384a3a"
+
+
+def test_the_shipped_book_is_intact_and_covers_the_opening() -> None:
+    from importlib import resources
+
+    data = resources.files(play.__package__).joinpath("opening_book.bin").read_bytes()
+    assert hashlib.sha256(data).hexdigest() == BOOK_SHA256
+    book = packaged_book()
+    assert book is not None and len(book) >= 100
+    assert book.meta["settings"]["selective"] and book.meta["settings"]["depth"] >= 12
+    assert "no other program" in book.meta["origin"]
+    # Every entry values every legal move of its position.
+    for key, moves in book.entries.items():
+        p, o = key >> 64, key & (1 << 64) - 1
+        assert {sq for sq, _ in moves} == set(squares(legal_moves(p, o)))
+    # The start and each of its first two plies are in it.
+    start = Position.initial()
+    assert book.lookup(start)
+    assert all(book.lookup(start.play(sq)) for sq in start.legal_moves)
+
+
+def test_hard_opens_from_the_shipped_book_and_medium_searches() -> None:
+    start = Position.initial()
+    book = packaged_book()
+    assert book is not None
+    found = dict(book.lookup(start))
+    for seed in range(4):
+        hard = play.choose_move(start, "hard", rng=random.Random(seed))
+        assert hard.nodes == 0 and found[hard.move] >= max(found.values()) - 1.0
+    assert play.choose_move(start, "medium", rng=random.Random(0)).nodes > 0
 
 
 def _install(monkeypatch: pytest.MonkeyPatch, book: Book | None) -> None:

@@ -17,7 +17,8 @@ def test_every_legal_move_is_ranked_best_first() -> None:
 
 
 def test_the_depth_cap_holds_while_the_clock_runs() -> None:
-    position = Position.initial()
+    # Out of the opening book (whose moves are not searched): e6 f6 g6 g7.
+    position = Position.initial().play(44).play(45).play(46).play(54)
     assert choose_move(position, "expert", think_time=30, max_depth=3).depth == 3
     assert {r.depth for r in rank_moves(position, "expert", think_time=30, max_depth=2)} == {2}
 
