@@ -1,10 +1,11 @@
 """``reversi bench search``: the midgame search's speed, full width and selective.
 
 The positions come from seeded random games (20 to 36 plies in), so every run
-times the same ones. Each is searched with the hand-weighted evaluation twice
-per way, full width and with Multi-ProbCut (``engine.ai.probcut``): once to a
-fixed depth (nodes and seconds to get there) and once for a fixed time per move
-(the depth reached, what a level's clock buys).
+times the same ones. Each is searched with the hand-weighted evaluation and, when
+the package has weights, the learned one hard and expert use, each twice per way,
+full width and with Multi-ProbCut (``engine.ai.probcut``): once to a fixed depth
+(nodes and seconds to get there) and once for a fixed time per move (the depth
+reached, what a level's clock buys).
 """
 
 from __future__ import annotations

@@ -183,7 +183,7 @@ class NBoardSession(EngineSession):
         return True
 
     def _learn(self, words: list[str], line: str) -> bool:
-        self.send("learned")  # there is no book to add the game to
+        self.send("learned")  # the book is built offline (reversi train book): nothing to add
         return True
 
 
