@@ -48,6 +48,7 @@ COMMANDS = (
     "reversi train",
     "reversi train generate",
     "reversi train fit",
+    "reversi train centre",
     "reversi train book",
     "reversi train probcut",
 )

@@ -46,6 +46,13 @@ def _option(
     )
 
 
+def _data_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """The repeatable ``--data DIR`` option."""
+    parser.add_argument(
+        "--data", required=True, type=Path, action="append", metavar="DIR", help=help
+    )
+
+
 def _plies(text: str) -> tuple[int, int]:
     low, sep, high = text.partition("-")
     try:
@@ -128,14 +135,7 @@ def add_parser(commands: Commands) -> None:
     fit = kinds.add_parser(
         "fit", help="fit pattern weights per phase (needs numpy: pip install 'reversi-tui[train]')"
     )
-    fit.add_argument(
-        "--data",
-        required=True,
-        type=Path,
-        action="append",
-        metavar="DIR",
-        help="data directory (repeat to fit on several)",
-    )
+    _data_option(fit, "data directory (repeat to fit on several)")
     fit.add_argument("--out", required=True, type=Path, metavar="WEIGHTS", help="weights file")
     _option(
         fit,
@@ -191,6 +191,22 @@ def add_parser(commands: Commands) -> None:
         help="conjugate-gradient steps per phase",
     )
     fit.set_defaults(handler=run_fit)
+    centre = kinds.add_parser(
+        "centre",
+        help="centre a weights file: per count of empty squares, remove the bias the games' "
+        "results show",
+    )
+    centre.add_argument(
+        "--weights", required=True, type=Path, metavar="WEIGHTS", help="weights file to centre"
+    )
+    _data_option(centre, "data directory whose games measure the bias (repeat for several)")
+    centre.add_argument(
+        "--out", required=True, type=Path, metavar="WEIGHTS", help="centred weights file"
+    )
+    _option(
+        centre, "--holdout", int_range(2, 1000), 10, metavar="K", help="every K-th game is held out"
+    )
+    centre.set_defaults(handler=run_centre)
     book = kinds.add_parser(
         "book", help="search opening positions into an opening book file (resumes a stopped run)"
     )
@@ -344,6 +360,28 @@ def run_fit(args: argparse.Namespace) -> int:
             f"{r.low:2d}-{r.high:2d}  {r.train:7d}  {r.test:8d}  {r.mae:11.2f}  {r.baseline:19.2f}"
         )
     print(f"weights written to {args.out}")
+    return 0
+
+
+def run_centre(args: argparse.Namespace) -> int:
+    from reversi_tui.engine.ai.pattern_eval import WeightsError, decode_weights, weights_bytes
+    from reversi_tui.records.atomic import atomic_write
+    from reversi_tui.records.paths import StorageError
+    from reversi_tui.training.centre import centre_report, centred, measure_offsets
+    from reversi_tui.training.data import DataError
+
+    try:
+        weights = decode_weights(args.weights.read_bytes())
+        rows = measure_offsets(weights, args.data, args.holdout)
+        if not any(r.positions for r in rows):
+            warn("reversi train centre: the data hold no positions")
+            return 2
+        atomic_write(args.out, weights_bytes(centred(weights, rows)))
+    except (WeightsError, DataError, StorageError, OSError) as err:
+        warn(f"reversi train centre: {err}")
+        return 2
+    centre_report(rows, print)
+    print(f"centred weights written to {args.out}")
     return 0
 
 

@@ -42,6 +42,7 @@ from reversi_tui.engine.ai.pattern_eval import (
     decode_weights,
     encode_weights,
     make_pattern_evaluator,
+    weights_from_tables,
 )
 from reversi_tui.engine.ai.patterns import N_FEATURES
 from reversi_tui.engine.ai.search import INF, Searcher
@@ -116,8 +117,9 @@ def _weights_so_far(
 ) -> PatternWeights:
     """The fitted phases, the last of them standing in for those not fitted yet."""
     tables, biases = phase_tables([*fitted, *[fitted[-1]] * (n_phases - len(fitted))])
-    blob = encode_weights(tables, biases, scale=SCALE, phase_empties=phase_empties, meta={})
-    return decode_weights(blob)
+    return weights_from_tables(
+        b"".join(tables), biases, scale=SCALE, phase_empties=phase_empties, meta={}
+    )
 
 
 def _settings_key(directories: Sequence[Path], options: BootstrapOptions, rows: int) -> str:

@@ -51,16 +51,17 @@ def shallow_depth(depth: int) -> int:
 
 #: From ``reversi train probcut --data DIR --positions 160 --depth 8 --seed 1`` on the
 #: deterministic self-play data set (positions with 20 to 50 empty squares), with the
-#: learned evaluation hard and expert use: depth -> cut. (The hand-weighted
-#: evaluation's table had sigmas of 19-38 units; the learned one swings more between
-#: depths, so it cuts less readily.)
+#: learned evaluation hard and expert use (centred: before, the intercepts ran from
+#: -4 to +10 units, the bias of the side to move showing between depths): depth ->
+#: cut. (The hand-weighted evaluation's table had sigmas of 19-38 units; the learned
+#: one swings more between depths, so it cuts less readily.)
 CUTS: dict[int, Cut] = {
-    3: Cut(1, 1.004, 0.4, 43.1),
-    4: Cut(2, 1.013, 7.4, 41.4),
-    5: Cut(1, 1.007, -4.3, 44.2),
-    6: Cut(2, 0.992, 10.3, 42.9),
-    7: Cut(3, 0.987, -3.0, 38.0),
-    8: Cut(4, 0.983, 5.4, 34.7),
+    3: Cut(1, 1.003, 3.9, 43.1),
+    4: Cut(2, 1.014, 3.4, 41.3),
+    5: Cut(1, 1.013, 3.0, 43.9),
+    6: Cut(2, 0.988, 2.9, 41.2),
+    7: Cut(3, 0.988, 3.8, 37.5),
+    8: Cut(4, 0.983, -2.0, 34.6),
 }
 #: The deepest calibrated depth.
 DEEPEST = max(CUTS, default=0)

@@ -3,6 +3,8 @@ the incremental update against recomputation, and the weights file."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import random
 import zlib
 from array import array
@@ -13,11 +15,13 @@ import pytest
 from reversi_tui.engine import PASS, Position
 from reversi_tui.engine.ai.evaluation import DISC
 from reversi_tui.engine.ai.pattern_eval import (
+    MAX_EMPTIES,
     PatternWeights,
     WeightsError,
     decode_weights,
     encode_weights,
     make_pattern_evaluator,
+    weights_bytes,
 )
 from reversi_tui.engine.ai.patterns import (
     INSTANCE_PATTERN,
@@ -192,3 +196,35 @@ def test_the_evaluator_sums_the_instance_weights_of_the_phase() -> None:
             for k, instance in enumerate(INSTANCES)
         )
         assert evaluate(p, o) == total * DISC // weights.scale
+
+
+def test_offsets_per_count_of_empty_squares_round_trip_and_add_to_the_phase_bias() -> None:
+    phases, biases = _weights(3)
+    offsets = [(e * 7) % 23 - 11 for e in range(MAX_EMPTIES + 1)]
+    data = encode_weights(phases, biases, scale=32, phase_empties=20, meta={}, offsets=offsets)
+    weights = decode_weights(data)
+    assert weights.offsets == tuple(offsets)
+    assert weights_bytes(weights) == data
+    plain = make_pattern_evaluator(dataclasses.replace(weights, offsets=(0,) * 61))
+    evaluate = make_pattern_evaluator(weights)
+    for pos in random_positions(20, seed=6):
+        p, o = pos.player, pos.opponent
+        shift = offsets[pos.empties] * DISC // weights.scale
+        # Floor division: the two differ by the offset, give or take a unit.
+        assert abs(evaluate(p, o) - plain(p, o) - shift) <= 1
+    # A file without offsets reads as all zero, and writes back byte for byte.
+    old = encode_weights(phases, biases, scale=32, phase_empties=20, meta={})
+    assert decode_weights(old).offsets == (0,) * 61
+    assert weights_bytes(decode_weights(old)) == old
+
+
+@pytest.mark.parametrize("offsets", [[0] * 60, [0.5] * 61, [True] * 61, [1 << 15] * 61, "x"])
+def test_a_file_with_bad_offsets_is_refused(offsets: object) -> None:
+    phases, biases = _weights(4)
+    data = encode_weights(phases, biases, scale=32, phase_empties=20, meta={})
+    head = 8 + int.from_bytes(data[4:8], "little")
+    header = json.loads(data[8:head])
+    header["offsets"] = offsets
+    text = json.dumps(header).encode()
+    with pytest.raises(WeightsError, match="offsets"):
+        decode_weights(data[:4] + len(text).to_bytes(4, "little") + text + data[head:])
