@@ -163,6 +163,13 @@ def add_parser(commands: Commands) -> None:
         metavar="N",
         help="with --bootstrap, processes searching at once (the weights are the same for any N)",
     )
+    fit.add_argument(
+        "--no-centre",
+        dest="centre",
+        action="store_false",
+        help="with --bootstrap, do not centre each phase before labelling the next (the "
+        "shipped weights were fitted so, then centred whole by 'reversi train centre')",
+    )
     _option(
         fit, "--phase-empties", int_range(1, 60), 4, metavar="N", help="empty squares per phase"
     )
@@ -343,6 +350,7 @@ def run_fit(args: argparse.Namespace) -> int:
                 args.ridge,
                 args.iterations,
                 args.sample,
+                args.centre,
             )
             reports = fit_bootstrap(args.data, args.out, boot, print, args.jobs)
         else:

@@ -18,6 +18,13 @@ So each phase learns what a search into the better-known later phases says, not
 what the rest of one game happened to say: the error of a label is that of the
 phases behind it, shrunk by the search, instead of a whole game's noise.
 
+A search's value carries a small bias of the side to move, and a phase fitted to
+such values passes it on to the phases labelled from it: left alone it adds up
+(the first shipped weights read the start -5.8 for Black; see ``centre``). So each
+phase, once fitted, is centred per count of empty squares against the games' own
+labels (exact scores, else results: unbiased on average over thousands of
+positions) before the next phase's searches use it; the offsets go in the file.
+
 Resumable: after each phase the labels and weights so far are saved beside the
 output (``WEIGHTS.progress.npz``, with the settings); a run started again with the
 same data and options goes on from the next phase. Labelling runs in ``jobs``
@@ -38,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from reversi_tui.engine.ai.evaluation import DISC
 from reversi_tui.engine.ai.pattern_eval import (
+    MAX_EMPTIES,
     PatternWeights,
     decode_weights,
     encode_weights,
@@ -47,6 +55,7 @@ from reversi_tui.engine.ai.pattern_eval import (
 from reversi_tui.engine.ai.patterns import N_FEATURES
 from reversi_tui.engine.ai.search import INF, Searcher
 from reversi_tui.training.fit import (
+    INT16,
     SCALE,
     PhaseReport,
     canonical_map,
@@ -75,6 +84,8 @@ class BootstrapOptions:
     iterations: int = 100
     #: Label at most this many positions per phase (evenly spread; 0: all).
     sample: int = 0
+    #: Centre each phase per count of empty squares before the next is labelled.
+    centre: bool = True
 
 
 # The weights the labelling processes search with, set before they are forked.
@@ -113,13 +124,36 @@ def search_labels(
 
 
 def _weights_so_far(
-    fitted: list[NDArray[np.float64]], n_phases: int, phase_empties: int
+    fitted: list[NDArray[np.float64]], n_phases: int, phase_empties: int, offsets: list[int]
 ) -> PatternWeights:
     """The fitted phases, the last of them standing in for those not fitted yet."""
     tables, biases = phase_tables([*fitted, *[fitted[-1]] * (n_phases - len(fitted))])
     return weights_from_tables(
-        b"".join(tables), biases, scale=SCALE, phase_empties=phase_empties, meta={}
+        b"".join(tables),
+        biases,
+        scale=SCALE,
+        phase_empties=phase_empties,
+        meta={},
+        offsets=offsets,
     )
+
+
+def phase_offsets(
+    w: NDArray[np.float64],
+    features: NDArray[np.int32],
+    target: NDArray[np.float64],
+    empties: NDArray[np.int64],
+    rows: NDArray[np.bool_],
+) -> dict[int, int]:
+    """Per count of empty squares among ``rows``, the offset (weight units) that makes
+    the mean of ``w``'s values (as stored: quantised) the mean of ``target``."""
+    import numpy as np
+
+    q = np.clip(np.rint(w * SCALE), -INT16, INT16)
+    predicted = q[features[rows]].sum(axis=1) + q[N_FEATURES]
+    error = target[rows] * SCALE - predicted
+    counts = empties[rows]
+    return {int(e): int(np.rint(error[counts == e].mean())) for e in np.unique(counts)}
 
 
 def _settings_key(directories: Sequence[Path], options: BootstrapOptions, rows: int) -> str:
@@ -154,11 +188,13 @@ def fit_bootstrap(
     key = _settings_key(directories, options, len(data.target))
     progress = out.with_name(out.name + ".progress.npz")
     fitted: list[NDArray[np.float64]] = []
+    offsets = [0] * (MAX_EMPTIES + 1)
     if progress.exists():
         saved = np.load(progress)
         if str(saved["key"]) == key:
             fitted = list(saved["weights"])
             labels = saved["labels"]
+            offsets = [int(x) for x in saved["offsets"]]
             report(f"resuming after phase {len(fitted)} of {n_phases}")
     reports: list[PhaseReport] = []
     for phase in range(n_phases):
@@ -172,7 +208,7 @@ def fit_bootstrap(
                 labels[drop] = np.inf  # not labelled, not fitted
             if len(todo):
                 tick = time.perf_counter()
-                weights = _weights_so_far(fitted, n_phases, width)
+                weights = _weights_so_far(fitted, n_phases, width, offsets)
                 values = search_labels(weights, [boards[i] for i in todo], options.depth, jobs)
                 labels[todo] = values
                 report(
@@ -190,7 +226,20 @@ def fit_bootstrap(
             else:
                 w = prior
             fitted.append(w)
-            np.savez(progress, key=np.array(key), weights=np.array(fitted), labels=labels)
+            if options.centre and train.any():
+                # Against the games' labels (data.target), not the search labels.
+                games = in_phase & ~held
+                for e, units in phase_offsets(
+                    w, data.features, data.target, data.empties, games
+                ).items():
+                    offsets[e] = units
+            np.savez(
+                progress,
+                key=np.array(key),
+                weights=np.array(fitted),
+                labels=labels,
+                offsets=np.array(offsets),
+            )
         w = fitted[phase]
         usable = in_phase & np.isfinite(labels)
         r = phase_report(phase, width, data.features, labels, usable & ~held, usable & held, w)
@@ -204,7 +253,14 @@ def fit_bootstrap(
         "fit": asdict(options),
         "held_out_mae": [round(r.mae, 3) for r in reports],
     }
-    blob = encode_weights(tables, biases, scale=SCALE, phase_empties=width, meta=meta)
+    if options.centre:
+        meta["centred"] = {
+            "method": "each phase, once fitted, per count of empty squares: the mean label "
+            "of the games minus the mean evaluation, over the training games"
+        }
+    blob = encode_weights(
+        tables, biases, scale=SCALE, phase_empties=width, meta=meta, offsets=offsets
+    )
     decode_weights(blob)
     out.write_bytes(blob)
     progress.unlink(missing_ok=True)

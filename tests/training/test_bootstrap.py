@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from reversi_tui.engine.ai.pattern_eval import decode_weights, make_pattern_eval
 from reversi_tui.engine.ai.search import INF, Searcher
 from reversi_tui.training import bootstrap
 from reversi_tui.training.bootstrap import BootstrapOptions, fit_bootstrap, search_labels
+from reversi_tui.training.centre import measure_offsets
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("numpy") is None,
@@ -102,3 +104,19 @@ def test_a_depth_below_the_phase_width_is_refused(
     assert main(args) == 2
     assert "at least the phase width" in capsys.readouterr().err
     assert not (tmp_path / "w").exists()
+
+
+def test_each_phase_is_centred_against_the_games_labels(data: Path, tmp_path: Path) -> None:
+    out = tmp_path / "w.bin"
+    fit_bootstrap([data], out, OPTIONS, lambda _: None)
+    weights = decode_weights(out.read_bytes())
+    assert "centred" in weights.meta and any(weights.offsets)
+    rows = [r for r in measure_offsets(weights, [data], holdout=3) if r.positions]
+    assert len(rows) == 60
+    # Left: the offsets' rounding and the evaluation's floor to a tenth of a disc.
+    assert all(abs(r.bias) <= 0.15 for r in rows)
+    plain = tmp_path / "plain.bin"
+    fit_bootstrap([data], plain, dataclasses.replace(OPTIONS, centre=False), lambda _: None)
+    uncentred = decode_weights(plain.read_bytes())
+    assert not any(uncentred.offsets) and "centred" not in uncentred.meta
+    assert max(abs(r.bias) for r in measure_offsets(uncentred, [data], holdout=3)) > 0.5
