@@ -55,13 +55,13 @@ from reversi_tui.engine.ai.pattern_eval import (
 from reversi_tui.engine.ai.patterns import N_FEATURES
 from reversi_tui.engine.ai.search import INF, Searcher
 from reversi_tui.training.fit import (
-    INT16,
     SCALE,
     PhaseReport,
     canonical_map,
     load_many,
     phase_report,
     phase_tables,
+    quantised,
     ridge_fit,
 )
 
@@ -149,7 +149,7 @@ def phase_offsets(
     the mean of ``w``'s values (as stored: quantised) the mean of ``target``."""
     import numpy as np
 
-    q = np.clip(np.rint(w * SCALE), -INT16, INT16)
+    q = quantised(w)
     predicted = q[features[rows]].sum(axis=1) + q[N_FEATURES]
     error = target[rows] * SCALE - predicted
     counts = empties[rows]

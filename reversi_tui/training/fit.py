@@ -149,15 +149,22 @@ def load_many(
     return dataset, boards, manifests
 
 
+def quantised(w: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Weights in discs (bias last) as the file stores them: whole weight units, int16."""
+    import numpy as np
+
+    result: NDArray[np.float64] = np.clip(np.rint(w * SCALE), -INT16, INT16)
+    return result
+
+
 def phase_tables(fitted: Sequence[NDArray[np.float64]]) -> tuple[list[bytes], list[int]]:
     """Each phase's weights (bias last, in discs) as the file's int16 tables and biases."""
-    import numpy as np
 
     tables, biases = [], []
     for w in fitted:
-        quantised = np.clip(np.rint(w * SCALE), -INT16, INT16).astype("<i2")
-        tables.append(quantised[:N_FEATURES].tobytes())
-        biases.append(int(quantised[N_FEATURES]))
+        units = quantised(w).astype("<i2")
+        tables.append(units[:N_FEATURES].tobytes())
+        biases.append(int(units[N_FEATURES]))
     return tables, biases
 
 
@@ -287,7 +294,7 @@ def phase_report(
     n_test = int(test.sum())
     if not n_test:
         return PhaseReport(low, high, int(train.sum()), 0, float("nan"), float("nan"))
-    q = np.clip(np.rint(w * SCALE), -INT16, INT16) / SCALE
+    q = quantised(w) / SCALE
     predicted = q[features[test]].sum(axis=1) + q[N_FEATURES]
     truth = target[test]
     mean = float(target[train].mean()) if train.any() else 0.0

@@ -8,7 +8,13 @@ from pathlib import Path
 import pytest
 
 from reversi_tui.cli import main
-from reversi_tui.engine.ai.pattern_eval import decode_weights, packaged_weights
+from reversi_tui.engine.ai.pattern_eval import (
+    decode_weights,
+    make_pattern_evaluator,
+    packaged_weights,
+    weights_bytes,
+)
+from reversi_tui.engine.board import Position
 from reversi_tui.training.centre import centred, measure_offsets
 
 QUICK = ["--depth", "1", "--exact-empties", "6", "--seed", "3", "--chunk-games", "3"]
@@ -46,8 +52,6 @@ def test_the_command_writes_centred_weights_and_prints_the_table(
 ) -> None:
     source = tmp_path / "in.bin"
     out = tmp_path / "out.bin"
-    from reversi_tui.engine.ai.pattern_eval import weights_bytes
-
     weights = packaged_weights()
     source.write_bytes(weights_bytes(dataclasses.replace(weights, offsets=(0,) * 61)))
     args = ["train", "centre", "--weights", str(source), "--data", str(data), "--out", str(out)]
@@ -70,8 +74,6 @@ def test_bad_input_gets_a_message_and_no_file(
     weights = tmp_path / "w.bin"
     weights.write_bytes(b"RVPW garbage" if problem == "bad-weights" else b"")
     if problem == "no-data":
-        from reversi_tui.engine.ai.pattern_eval import weights_bytes
-
         weights.write_bytes(weights_bytes(packaged_weights()))
         data = tmp_path / "missing"
     out = tmp_path / "out.bin"
@@ -86,9 +88,6 @@ def test_the_shipped_weights_are_centred() -> None:
     weights = packaged_weights()
     assert "centred" in weights.meta and any(weights.offsets)
     # The start is a draw with perfect play; the uncentred weights read it -5.8 for Black.
-    from reversi_tui.engine.ai.pattern_eval import make_pattern_evaluator
-    from reversi_tui.engine.board import Position
-
     evaluate = make_pattern_evaluator(weights)
     start = Position.initial()
     assert abs(evaluate(start.player, start.opponent)) <= 15  # 1.5 discs
