@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from reversi_tui.cli import build_parser, main
-from reversi_tui.commands import arena, bench
+from reversi_tui.commands import arena
 from reversi_tui.engine import PASS
 from reversi_tui.engine.ai.endgame import EndgameResult
+from reversi_tui.parallel_solver import ParallelSolver
 
 DATA = Path(__file__).parent / "data"
 #: A 10-empty position whose only best move is b6, +6.
@@ -228,7 +229,9 @@ def test_bench_solve_dev_zero_is_bounded() -> None:
 def test_bench_solve_warns_before_a_long_solve(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(bench, "solve", lambda player, opponent: EndgameResult(0, PASS, 1))
+    monkeypatch.setattr(
+        ParallelSolver, "solve", lambda self, player, opponent: EndgameResult(0, PASS, 1)
+    )
     path = tmp_path / "deep.obf"
     path.write_text(f"{TEN.split(';')[0]}\n{START}\n")  # no scores: unchecked
     assert main(["bench", "solve", str(path)]) == 0

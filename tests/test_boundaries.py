@@ -63,12 +63,23 @@ RULES["reversi_tui.net.protocol"] = [
     "reversi_tui.net.store",
     "reversi_tui.net.client",
 ]
+#: The solver on several cores: the engine plus processes (``multiprocessing`` brings
+#: ``threading`` and ``socket`` along), nothing above it.
+RULES["reversi_tui.parallel_solver"] = [
+    *FRONT_ENDS,
+    "sqlite3",
+    "asyncio",
+    "reversi_tui.match",
+    "reversi_tui.players",
+    "reversi_tui.records",
+    "reversi_tui.net",
+]
 #: The full-screen app is handed its start-up (``commands/play.py`` reads the options).
 RULES["reversi_tui.tui"] = ["reversi_tui.commands", "reversi_tui.cli"]
 #: Parts whose rules need site-packages (platformdirs, tomli_w, msgspec: a game record's
 #: JSON form is a msgspec struct, so everything above the engine): run without ``-S``.
 #: The engine needs nothing but the standard library.
-NEEDS_SITE = set(RULES) - {"reversi_tui.engine"}
+NEEDS_SITE = set(RULES) - {"reversi_tui.engine", "reversi_tui.parallel_solver"}
 
 BLOCKER = """\
 import importlib, pkgutil, sys

@@ -10,13 +10,14 @@ from typing import TYPE_CHECKING
 
 from reversi_tui.commands import bench_eval, bench_fuzz, bench_online, bench_search, bench_tui
 from reversi_tui.commands.options import Commands, int_range
-from reversi_tui.commands.solve import SLOW_EMPTIES
+from reversi_tui.commands.solve import SLOW_EMPTIES, add_jobs_option, jobs_wanted
 from reversi_tui.engine import PASS, Position, parse_position, parse_square, square_name
 from reversi_tui.engine.bitboard import perft
 from reversi_tui.terminal import warn
 
 if TYPE_CHECKING:
     from reversi_tui.engine.ai.endgame import EndgameResult
+    from reversi_tui.parallel_solver import ParallelSolver
 
 #: Depth 10 takes tens of seconds in pure Python; each ply more about 9 times as long.
 SLOW_PERFT = 10
@@ -51,19 +52,13 @@ def add_parser(commands: Commands) -> None:
     bench_solve.add_argument(
         "--limit", type=int_range(1, 100000), metavar="N", help="solve only the first N"
     )
+    add_jobs_option(bench_solve)
     bench_solve.set_defaults(handler=run_solve)
     bench_eval.add_parser(bench_kinds)
     bench_search.add_parser(bench_kinds)
     bench_tui.add_parser(bench_kinds)
     bench_online.add_parser(bench_kinds)
     bench_fuzz.add_parser(bench_kinds)
-
-
-def solve(player: int, opponent: int) -> EndgameResult:
-    """The endgame solver, loaded when a file is solved (its tables take about 30 ms)."""
-    from reversi_tui.engine.ai.endgame import solve as solve_exactly
-
-    return solve_exactly(player, opponent)
 
 
 def run_perft(args: argparse.Namespace) -> int:
@@ -111,6 +106,34 @@ def run_solve(args: argparse.Namespace) -> int:
             f"reversi bench solve: line {number} has {position.empties} empty squares{others}: "
             "this may take a very long time (Ctrl+C stops)"
         )
+    from reversi_tui.parallel_solver import ParallelSolver  # the solver: only when it runs
+
+    with ParallelSolver(jobs_wanted(args)) as solver:
+        rows, times, cpu_times, total_nodes, mismatches = _solve_cases(cases, solver)
+        processes = solver.jobs if solver.parallel else 1
+    print(f"{statistics.median(times):.3f}")
+    print("\n".join(rows))
+    # The CPU time is this process's: with workers it leaves their share out.
+    cpu = (
+        f"CPU: median {statistics.median(cpu_times):.3f} s, max {max(cpu_times):.3f} s"
+        if processes == 1
+        else f"{processes} processes"
+    )
+    print(
+        f"{len(cases)} positions: median {statistics.median(times):.3f} s, "
+        f"mean {statistics.mean(times):.3f} s, max {max(times):.3f} s ({cpu}), "
+        f"{total_nodes / max(sum(times), 1e-9):,.0f} nodes/s, {mismatches} mismatches"
+    )
+    return 1 if mismatches else 0
+
+
+def _solve_cases(
+    cases: list[Case], solver: ParallelSolver
+) -> tuple[list[str], list[float], list[float], int, int]:
+    """Solve and check each case: (rows, wall times, CPU times, nodes, mismatches).
+
+    Each row also goes to standard error as soon as its position is solved.
+    """
     rows: list[str] = []
     times: list[float] = []
     cpu_times: list[float] = []
@@ -118,12 +141,12 @@ def run_solve(args: argparse.Namespace) -> int:
     mismatches = 0
     for number, position, reference in cases:
         wall, cpu = time.perf_counter(), time.process_time()
-        result = solve(position.player, position.opponent)
+        result = solver.solve(position.player, position.opponent)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         times.append(wall)
         cpu_times.append(cpu)
         total_nodes += result.nodes
-        verdict = _verdict(position, result, reference)
+        verdict = _verdict(position, result, reference, solver)
         mismatches += verdict.startswith("MISMATCH")
         rows.append(
             f"line {number:3d}  {position.empties:2d} empties  {wall:8.3f} s  "
@@ -131,15 +154,7 @@ def run_solve(args: argparse.Namespace) -> int:
             f"{verdict}"
         )
         print(rows[-1], file=sys.stderr, flush=True)
-    print(f"{statistics.median(times):.3f}")
-    print("\n".join(rows))
-    print(
-        f"{len(cases)} positions: median {statistics.median(times):.3f} s, "
-        f"mean {statistics.mean(times):.3f} s, max {max(times):.3f} s "
-        f"(CPU: median {statistics.median(cpu_times):.3f} s, max {max(cpu_times):.3f} s), "
-        f"{total_nodes / max(sum(times), 1e-9):,.0f} nodes/s, {mismatches} mismatches"
-    )
-    return 1 if mismatches else 0
+    return rows, times, cpu_times, total_nodes, mismatches
 
 
 def read_cases(path: str, limit: int | None = None) -> list[Case]:
@@ -190,7 +205,9 @@ def _reference_scores(line: str) -> dict[int, int]:
     return scores
 
 
-def _verdict(position: Position, result: EndgameResult, reference: dict[int, int]) -> str:
+def _verdict(
+    position: Position, result: EndgameResult, reference: dict[int, int], solver: ParallelSolver
+) -> str:
     """OK, MISMATCH (saying what was expected), or "unchecked" without reference."""
     if not reference:
         return "unchecked"
@@ -204,6 +221,6 @@ def _verdict(position: Position, result: EndgameResult, reference: dict[int, int
     if result.move in reference:
         return f"MISMATCH: the file gives {square_name(result.move)} {reference[result.move]:+d}"
     child = position.play(result.move)
-    if -solve(child.player, child.opponent).score == best:
+    if -solver.solve(child.player, child.opponent).score == best:
         return "OK (move verified)"
     return f"MISMATCH: {square_name(result.move)} does not reach {best:+d}"

@@ -10,7 +10,7 @@ import json
 import time
 from typing import TYPE_CHECKING
 
-from reversi_tui.commands.options import POSITION_HELP, Commands, positive_float
+from reversi_tui.commands.options import POSITION_HELP, Commands, int_range, positive_float
 from reversi_tui.commands.positions import game_over_lines, read_position
 from reversi_tui.engine import NotationError, Position, square_name
 from reversi_tui.terminal import warn
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from reversi_tui.engine.ai.endgame import Solution
 
 #: Beyond this many empties a solve takes minutes or more in pure Python (18
-#: empties: about 6 s median on a 2-core machine; each extra empty about x2-3).
+#: empties: about 2-3 s median on a 2-core machine; each extra empty about x2-3).
 SLOW_EMPTIES = 20
 
 
@@ -36,7 +36,26 @@ def add_parser(commands: Commands) -> None:
         "a warning above 20 empty squares)",
     )
     solve.add_argument("--json", action="store_true", help="one line of JSON")
+    add_jobs_option(solve)
     solve.set_defaults(handler=run)
+
+
+def add_jobs_option(parser: argparse.ArgumentParser) -> None:
+    """``--jobs``: processes for one solve (the default: every core this process may use)."""
+    parser.add_argument(
+        "--jobs",
+        type=int_range(1, 64),
+        metavar="J",
+        help="processes for one solve, from 14 empty squares (default: one per core; "
+        "1 solves in this process alone)",
+    )
+
+
+def jobs_wanted(args: argparse.Namespace) -> int:
+    """``--jobs`` or, left out, the cores this process may use."""
+    from reversi_tui.parallel_solver import usable_cores
+
+    return int(args.jobs) if args.jobs is not None else usable_cores()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     Exit status 0, or 2 for a bad position, or 1 when ``--time-limit`` runs out.
     """
     from reversi_tui.engine.ai import SearchCancelled  # the solver: only when it runs
-    from reversi_tui.engine.ai.endgame import final_score, solve_best_moves
+    from reversi_tui.engine.ai.endgame import final_score
+    from reversi_tui.parallel_solver import ParallelSolver
 
     try:
         position = read_position(args.position)
@@ -76,9 +96,10 @@ def run(args: argparse.Namespace) -> int:
     limit = args.time_limit
     stop = None if limit is None else (lambda: time.perf_counter() - start > limit)
     try:
-        solution = solve_best_moves(
-            position.player, position.opponent, all_scores=args.all, should_stop=stop
-        )
+        with ParallelSolver(jobs_wanted(args)) as solver:
+            solution = solver.solve_best_moves(
+                position.player, position.opponent, all_scores=args.all, should_stop=stop
+            )
     except SearchCancelled:
         warn(
             f"reversi solve: no answer within the time limit of {limit:g} s "

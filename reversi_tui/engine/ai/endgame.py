@@ -11,6 +11,8 @@ the nodes are:
 * shallow nodes (a handful of empties) are most of the tree: no move
   generation, just a flip attempt on each empty square, odd quadrants first
   (parity ordering);
+* above four empties, a node whose window asks for more than the opponent's
+  stable discs leave (see ``STABILITY_MARGIN``) fails low at once;
 * four, three and two empties have unrolled routines taking the squares as
   arguments, and the last empty only counts flips through per-line lookup
   tables, since the board is then full but for one square.
@@ -40,6 +42,7 @@ from reversi_tui.engine.ai.endgame_tables import (
 )
 from reversi_tui.engine.ai.evaluation import make_evaluator
 from reversi_tui.engine.ai.result import SearchCancelled, StopCheck
+from reversi_tui.engine.ai.stability import stable_discs
 from reversi_tui.engine.bitboard import CORNERS, FULL, legal_moves
 from reversi_tui.engine.board import PASS, Move, Position
 
@@ -72,6 +75,16 @@ EVAL_ORDER = 12
 #: position (measured: a weight of 160 or 20 gave 4-8% more nodes than 40).
 REPLY_WEIGHT = 40
 _evaluate = make_evaluator()
+
+#: Stability cut-off: the side to move can score at most 64 minus twice the
+#: opponent's stable discs, so a node whose alpha is already that high fails
+#: low without a search. Counting stable discs costs about 3 us, so it is only
+#: tried where alpha is at least twice the empties plus this margin (a bound
+#: that high needs many stable discs). Measured on the 18-empty set: a margin of
+#: 10 visits 1-40% fewer nodes where the score is high (+36, +44) and changes
+#: nothing elsewhere; 0 or -10 spent more time counting than they saved.
+STABILITY_MARGIN = 10
+_STABILITY_ALPHA = tuple(2 * n + STABILITY_MARGIN for n in range(65))
 
 #: Beyond any score: "no move tried yet".
 _INF = 127
@@ -143,7 +156,7 @@ def _last1(p: int, sq: int) -> int:
     return 2 * n - 62 if n > 31 else 2 * n - 64
 
 
-class _Search:
+class Search:
     """One solve's routines, as closures over its node count, stop check and table.
 
     Closures rather than methods: a call through a closure cell skips the
@@ -261,8 +274,12 @@ class _Search:
             """Five to SHALLOW empties: squares in parity order, no move generation."""
             nonlocal nodes
             nodes += 1
-            best = -_INF
             n = len(empties)
+            if alpha >= _STABILITY_ALPHA[n]:
+                bound = 64 - 2 * stable_discs(o, p).bit_count()
+                if bound <= alpha:
+                    return bound
+            best = -_INF
             # Odd quadrants first: ``~parity`` selects the even ones.
             for mask in (parity, ~parity):
                 for i, sq in enumerate(empties):
@@ -306,6 +323,10 @@ class _Search:
                 if not opp:
                     return final_score(p, o)
                 return -deep(o, p, -beta, -alpha, n, opp)
+            if alpha >= _STABILITY_ALPHA[n]:
+                bound = 64 - 2 * stable_discs(o, p).bit_count()
+                if bound <= alpha:
+                    return bound
             key = (p, o)
             hint = 0
             lower, upper = -64, 64
@@ -341,7 +362,7 @@ class _Search:
                 if best > alpha:
                     alpha = best
             if best < beta and moves:
-                children = _children(p, o, moves, n >= EVAL_ORDER)
+                children = ordered_children(p, o, moves, n >= EVAL_ORDER)
                 if n1 > SHALLOW:
                     # Enhanced transposition cutoff: a child already known to
                     # refute the opponent ends this node before any search.
@@ -403,7 +424,7 @@ def _can_move(p: int, o: int, empties: tuple[int, ...]) -> bool:
     return any(NEIGHBOURS[sq] & o and flips(p, o, sq) for sq in empties)
 
 
-def _children(
+def ordered_children(
     p: int, o: int, moves: int, by_eval: bool = False
 ) -> list[tuple[int, int, int, int, int]]:
     """Children as (sort key, move bit, opponent, player, opponent's moves), fastest first.
@@ -467,7 +488,7 @@ def solve(
     Raises SearchCancelled as soon as ``should_stop`` (polled every few thousand
     nodes) returns true.
     """
-    search = _Search(should_stop)
+    search = Search(should_stop)
     moves = legal_moves(p, o)
     if not moves:
         opp = legal_moves(o, p)
@@ -479,7 +500,7 @@ def solve(
     return EndgameResult(score, move, search.count())
 
 
-def _root(search: _Search, p: int, o: int, alpha: int, beta: int, moves: int) -> tuple[int, Move]:
+def _root(search: Search, p: int, o: int, alpha: int, beta: int, moves: int) -> tuple[int, Move]:
     """Best score and move by MTD(f): a series of null-window tests "score >= t?".
 
     Each test is a cheap null-window search, and the table carries what one
@@ -490,7 +511,7 @@ def _root(search: _Search, p: int, o: int, alpha: int, beta: int, moves: int) ->
     as tests far from the true score are not much cheaper.
     """
     n = 64 - (p | o).bit_count()
-    children = _children(p, o, moves)
+    children = ordered_children(p, o, moves)
     lower, upper = -64, 64
     t = min(max(0, alpha + 1), beta)
     t += t & 1
@@ -498,7 +519,7 @@ def _root(search: _Search, p: int, o: int, alpha: int, beta: int, moves: int) ->
     while True:
         best, best_move = -_INF, PASS
         for i, (_, bit, np, no, cm) in enumerate(children):
-            v = -_child(search, np, no, -t, 1 - t, n - 1, cm)
+            v = -solve_node(search, np, no, -t, 1 - t, n - 1, cm)
             if v > best:
                 best, best_move = v, bit.bit_length() - 1
                 if v >= t:
@@ -518,7 +539,7 @@ def _root(search: _Search, p: int, o: int, alpha: int, beta: int, moves: int) ->
             return upper, move
 
 
-def _child(search: _Search, p: int, o: int, alpha: int, beta: int, n: int, moves: int) -> int:
+def solve_node(search: Search, p: int, o: int, alpha: int, beta: int, n: int, moves: int) -> int:
     """Dispatch a position to the routine for its number of empties."""
     if n > SHALLOW:
         return search.deep(p, o, alpha, beta, n, moves)
@@ -538,20 +559,20 @@ def _child(search: _Search, p: int, o: int, alpha: int, beta: int, n: int, moves
 
 def solve_all(p: int, o: int, should_stop: StopCheck | None = None) -> list[tuple[Move, int]]:
     """Every legal move with its exact score, best first (empty when ``p`` must pass)."""
-    return _solve_all(_Search(should_stop), p, o)
+    return _solve_all(Search(should_stop), p, o)
 
 
-def _solve_all(search: _Search, p: int, o: int) -> list[tuple[Move, int]]:
+def _solve_all(search: Search, p: int, o: int) -> list[tuple[Move, int]]:
     """An MTD(f) solve of each child, all sharing one transposition table."""
     scored = [
         (bit.bit_length() - 1, -_exact(search, np, no, cm))
-        for _, bit, np, no, cm in _children(p, o, legal_moves(p, o))
+        for _, bit, np, no, cm in ordered_children(p, o, legal_moves(p, o))
     ]
     scored.sort(key=lambda item: -item[1])
     return scored
 
 
-def _exact(search: _Search, p: int, o: int, moves: int) -> int:
+def _exact(search: Search, p: int, o: int, moves: int) -> int:
     """The exact score of any position, passes and finished games included."""
     if moves:
         return _root(search, p, o, -64, 64, moves)[0]
@@ -583,7 +604,7 @@ def solve_best_moves(
     Ties cost little: after the solve each other move only needs a null-window
     test against the best score, and the transposition table is shared.
     """
-    search = _Search(should_stop)
+    search = Search(should_stop)
     moves = legal_moves(p, o)
     if not moves:
         result = solve(p, o, should_stop=should_stop)
@@ -596,9 +617,9 @@ def solve_best_moves(
     best, move = _root(search, p, o, -64, 64, moves)
     best_moves = [move]
     n = 63 - (p | o).bit_count()
-    for _, bit, np, no, cm in _children(p, o, moves):
+    for _, bit, np, no, cm in ordered_children(p, o, moves):
         sq = bit.bit_length() - 1
-        if sq != move and -_child(search, np, no, -best - 1, -best + 1, n, cm) >= best:
+        if sq != move and -solve_node(search, np, no, -best - 1, -best + 1, n, cm) >= best:
             best_moves.append(sq)
     return Solution(best, tuple(sorted(best_moves)), {}, search.count())
 

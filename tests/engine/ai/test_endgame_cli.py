@@ -149,3 +149,47 @@ def test_bench_solve_bad_input_is_a_clear_message(
     err = capsys.readouterr().err
     assert message in err
     assert "Traceback" not in err
+
+
+def test_jobs_split_a_solve_and_give_the_serial_answer(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reversi_tui import parallel_solver
+
+    if not parallel_solver.can_fork():
+        pytest.skip("needs fork")
+    monkeypatch.setattr(parallel_solver, "PARALLEL_EMPTIES", 10)
+    forked: list[int] = []
+    real_fork = parallel_solver.ParallelSolver._fork
+
+    def fork(self: parallel_solver.ParallelSolver) -> None:
+        forked.append(self.jobs)
+        real_fork(self)
+
+    monkeypatch.setattr(parallel_solver.ParallelSolver, "_fork", fork)
+    for line in E12[:3]:
+        position = line.split(";")[0]
+        assert (
+            _json(capsys, position, "--all", "--jobs", "2")["all"]
+            == (_json(capsys, position, "--all", "--jobs", "1")["all"])
+        )
+    assert forked == [2, 2, 2]
+
+
+def test_bench_solve_with_jobs_says_how_many_processes(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reversi_tui import parallel_solver
+
+    if not parallel_solver.can_fork():
+        pytest.skip("needs fork")
+    monkeypatch.setattr(parallel_solver, "PARALLEL_EMPTIES", 10)
+    assert (
+        main(["bench", "solve", str(DATA / "endgame_e12.obf"), "--limit", "3", "--jobs", "2"]) == 0
+    )
+    out = capsys.readouterr().out
+    assert "(2 processes)" in out and "0 mismatches" in out
+    assert (
+        main(["bench", "solve", str(DATA / "endgame_e12.obf"), "--limit", "3", "--jobs", "1"]) == 0
+    )
+    assert "CPU: median" in capsys.readouterr().out
