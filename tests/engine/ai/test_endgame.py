@@ -247,3 +247,18 @@ def test_a_stop_check_that_never_fires_changes_nothing() -> None:
     assert result.score == score
     assert stop.calls >= 1
     assert result == solve(position.player, position.opponent)
+
+
+def test_a_full_table_keeps_only_the_positions_with_many_empties() -> None:
+    deep_key = (0xFF, 0xFF00)  # 48 empties
+    shallow_key = ((1 << 60) - 1, 0)  # 4 empties
+    table = {deep_key: (0, 2, 1), shallow_key: (-4, -4, 2)}
+    endgame._prune(table)
+    assert table == {deep_key: (0, 2, 1)}
+
+
+def test_a_small_table_limit_still_gives_exact_scores(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(endgame, "TT_MAX", 200)
+    monkeypatch.setattr(endgame, "TT_KEEP_EMPTIES", 9)
+    for position, score, _ in _cases("endgame_e12.obf")[:3]:
+        assert solve(position.player, position.opponent).score == score
