@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import multiprocessing.popen_fork  # imported by the first fork otherwise (see ``prepare``)
+import multiprocessing.sharedctypes
 import os
 import signal
 import time
@@ -69,6 +71,8 @@ SPLIT_PLIES = 3
 MIN_SPLIT_EMPTIES = 12
 #: Plies of the midgame search whose value is the first MTD(f) test.
 GUESS_DEPTH = 8
+#: How often (seconds) an idle worker checks that its parent still lives.
+ORPHAN_CHECK_SECONDS = 0.5
 #: How often (seconds) a waiting solve looks at its stop check.
 POLL_SECONDS = 0.02
 
@@ -105,6 +109,11 @@ def _worker(conn: Connection, epoch: Any, parent: int) -> None:
     search = Search(stop)
     while True:
         try:
+            # Waiting in short turns: a parent killed by SIGKILL may leave this
+            # pipe open in a brother worker, so an end of file is not certain.
+            while not conn.poll(ORPHAN_CHECK_SECONDS):
+                if os.getppid() != parent:
+                    return
             message = conn.recv()
         except (EOFError, OSError):
             return
@@ -177,6 +186,18 @@ class ParallelSolver:
         for conn in self._conns:
             conn.close()
         self._conns, self._procs = [], []
+
+    def prepare(self, p: int, o: int) -> None:
+        """Do now what a solve of ``(p, o)`` would start with: fork, read the weights.
+
+        For a command that says "Ctrl+C stops" before it solves: an interrupt
+        that lands inside an import ends the process at once and quietly (see
+        ``__main__``), so nothing should be left to import once that is said.
+        """
+        if self._use_workers(p, o):
+            if not self._procs:
+                self._fork()
+            load_packaged_evaluator()
 
     # Public solves ----------------------------------------------------------------
     def solve(

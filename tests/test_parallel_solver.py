@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -123,3 +126,41 @@ def test_close_ends_the_workers(solver: ParallelSolver) -> None:
     assert procs and all(proc.is_alive() for proc in procs)
     solver.close()
     assert not any(proc.is_alive() for proc in procs)
+
+
+ORPHAN_SCRIPT = """
+import sys, time
+from reversi_tui import parallel_solver
+from reversi_tui.engine import parse_position
+position = parse_position(sys.argv[1])
+solver = parallel_solver.ParallelSolver(2)
+solver.prepare(position.player, position.opponent)
+print(*(proc.pid for proc in solver._procs), flush=True)
+time.sleep(600)
+"""
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (a zombie waiting for its reaper counts)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] in {"Z", "X"}
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_idle_workers_end_when_their_parent_is_killed() -> None:
+    line = "O--OOOOX-OOOOOOXOOXXOOXXOOXOOXXXOOOOXOXX--OOOOOX--X-O--X-------- X"  # 18 empties
+    parent = subprocess.Popen(
+        [sys.executable, "-c", ORPHAN_SCRIPT, line], stdout=subprocess.PIPE, text=True
+    )
+    assert parent.stdout is not None
+    pids = [int(pid) for pid in parent.stdout.readline().split()]
+    assert len(pids) == 2 and not any(_gone(pid) for pid in pids)
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 20
+    while not all(_gone(pid) for pid in pids):
+        assert time.monotonic() < deadline, "workers outlived their parent"
+        time.sleep(0.05)

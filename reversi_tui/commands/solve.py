@@ -87,25 +87,26 @@ def run(args: argparse.Namespace) -> int:
             f"{position.turn.opponent.title} then plays"
         )
         position = position.pass_turn()
-    if position.empties > SLOW_EMPTIES and args.time_limit is None:
-        warn(
-            f"{position.empties} empty squares: this may take a very long time "
-            "(Ctrl+C stops; --time-limit S gives up after S seconds)"
-        )
-    start = time.perf_counter()
-    limit = args.time_limit
-    stop = None if limit is None else (lambda: time.perf_counter() - start > limit)
-    try:
-        with ParallelSolver(jobs_wanted(args)) as solver:
+    with ParallelSolver(jobs_wanted(args)) as solver:
+        solver.prepare(position.player, position.opponent)
+        if position.empties > SLOW_EMPTIES and args.time_limit is None:
+            warn(
+                f"{position.empties} empty squares: this may take a very long time "
+                "(Ctrl+C stops; --time-limit S gives up after S seconds)"
+            )
+        start = time.perf_counter()
+        limit = args.time_limit
+        stop = None if limit is None else (lambda: time.perf_counter() - start > limit)
+        try:
             solution = solver.solve_best_moves(
                 position.player, position.opponent, all_scores=args.all, should_stop=stop
             )
-    except SearchCancelled:
-        warn(
-            f"reversi solve: no answer within the time limit of {limit:g} s "
-            f"({position.empties} empty squares); raise --time-limit or leave it out"
-        )
-        return 1
+        except SearchCancelled:
+            warn(
+                f"reversi solve: no answer within the time limit of {limit:g} s "
+                f"({position.empties} empty squares); raise --time-limit or leave it out"
+            )
+            return 1
     seconds = time.perf_counter() - start
     if args.json:
         print(json.dumps(_as_json(mover, solution, seconds, args.all)))
