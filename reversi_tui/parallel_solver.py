@@ -297,11 +297,17 @@ class ParallelSolver:
             ties = tuple(sq for sq, v in scored if v == best)
             return Solution(best, ties, dict(scored), self._nodes)
         best, move = self._root(p, o, -64, 64, moves)
+        # Does another move also reach ``best``? One null-window search each, all
+        # independent: whole subtrees as jobs, the workers sharing them out.
+        others = [child for child in ordered_children(p, o, moves) if child[1] != 1 << move]
+        values = self._run(
+            [(np, no, -best - 1, -best + 1, n1, cm) for _, _, np, no, cm in others], None
+        )
         found = [move]
-        for _, bit, np, no, cm in ordered_children(p, o, moves):
-            sq = bit.bit_length() - 1
-            if sq != move and -self._split(np, no, -best - 1, -best + 1, n1, cm, 1)[0] >= best:
-                found.append(sq)
+        for (_, bit, _, _, _), reply in zip(others, values, strict=True):
+            assert reply is not None  # no cut-off asked: every job finishes
+            if -reply >= best:
+                found.append(bit.bit_length() - 1)
         return Solution(best, tuple(sorted(found)), {}, self._nodes)
 
     def _root(self, p: int, o: int, alpha: int, beta: int, moves: int) -> tuple[int, Move]:
