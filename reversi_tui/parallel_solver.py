@@ -14,9 +14,10 @@ The first test is at the value of a short midgame search (the learned
 evaluation), not at 0: each test ends with a few brothers still running on one
 worker while the other waits, so fewer tests waste less.
 
-Measured on this 2-core machine, the 18-empty set: median 1.8 s, mean 2.2 s
-with 2 workers, against 2.8 s and 3.9 s for the serial solver (the workers'
-separate tables cost 10-30% more nodes; 3 workers were slower; splitting 3
+Measured on this 2-core machine, the 18-empty set: median 1.8-2.0 s, mean
+2.2-2.3 s with 2 workers, against 2.6 s and 3.5 s for the serial solver; FFO
+#40 15.6 s against 30.5 s (the workers' separate tables cost 10-30% more
+nodes at 18 empties; 3 workers were slower; splitting 3
 plies deep beat 2, 4 and 5; first guesses from searches of depth 6 to 10 did
 equally well, 12 worse). Below ``PARALLEL_EMPTIES`` the serial solver runs in
 this process: a solve is then too short to pay for the messages.
