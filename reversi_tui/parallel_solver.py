@@ -51,8 +51,11 @@ from reversi_tui.engine.ai.endgame import (
     EndgameResult,
     Search,
     Solution,
+    all_scores_solution,
     final_score,
     ordered_children,
+    root_result,
+    scored_moves,
     solve,
     solve_best_moves,
     solve_node,
@@ -60,7 +63,7 @@ from reversi_tui.engine.ai.endgame import (
 from reversi_tui.engine.ai.pattern_eval import load_packaged_evaluator
 from reversi_tui.engine.ai.result import SearchCancelled, StopCheck
 from reversi_tui.engine.ai.search import Limits, iterative_deepening, units_to_discs
-from reversi_tui.engine.ai.stability import stable_discs
+from reversi_tui.engine.ai.stability import score_ceiling
 from reversi_tui.engine.bitboard import legal_moves
 from reversi_tui.engine.board import PASS, Move
 
@@ -214,15 +217,8 @@ class ParallelSolver:
             return solve(p, o, alpha, beta, should_stop)
         try:
             self._start_solve(should_stop)
-            moves = legal_moves(p, o)
-            if not moves:
-                opp = legal_moves(o, p)
-                if not opp:
-                    return EndgameResult(final_score(p, o), PASS, 1)
-                score, _ = self._root(o, p, -beta, -alpha, opp)
-                return EndgameResult(-score, PASS, self._nodes)
-            score, move = self._root(p, o, alpha, beta, moves)
-            return EndgameResult(score, move, self._nodes)
+            score, move = root_result(self._root, p, o, alpha, beta)
+            return EndgameResult(score, move, max(self._nodes, 1))
         except _WorkerLost:
             self._give_up()
             return solve(p, o, alpha, beta, should_stop)
@@ -284,19 +280,7 @@ class ParallelSolver:
     def _best_moves(self, p: int, o: int, moves: int, all_scores: bool) -> Solution:
         n1 = 63 - (p | o).bit_count()
         if all_scores:
-            scored = []
-            for _, bit, np, no, cm in ordered_children(p, o, moves):
-                if cm:
-                    value = -self._root(np, no, -64, 64, cm)[0]
-                elif legal_moves(no, np):
-                    value = self._root(no, np, -64, 64, legal_moves(no, np))[0]
-                else:
-                    value = -final_score(np, no)
-                scored.append((bit.bit_length() - 1, value))
-            scored.sort(key=lambda item: -item[1])
-            best = scored[0][1]
-            ties = tuple(sq for sq, v in scored if v == best)
-            return Solution(best, ties, dict(scored), self._nodes)
+            return all_scores_solution(scored_moves(self._root, p, o), self._nodes)
         best, move = self._root(p, o, -64, 64, moves)
         # Does another move also reach ``best``? One null-window search each, all
         # independent: whole subtrees as jobs, the workers sharing them out.
@@ -312,7 +296,7 @@ class ParallelSolver:
         return Solution(best, tuple(sorted(found)), {}, self._nodes)
 
     def _root(self, p: int, o: int, alpha: int, beta: int, moves: int) -> tuple[int, Move]:
-        """MTD(f) as in the serial solver: null-window tests from 0 by steps of 2."""
+        """MTD(f) as in the serial solver, null-window tests by steps of 2, but from a guess."""
         n = 64 - (p | o).bit_count()
         lower, upper = -64, 64
         t = min(max(self._guess(p, o), alpha + 1), beta)
@@ -358,7 +342,7 @@ class ParallelSolver:
                 return final_score(p, o), 0
             return -self._split(o, p, -beta, -alpha, n, opp, ply)[0], 0
         if alpha >= _STABILITY_ALPHA[n]:
-            bound = 64 - 2 * stable_discs(o, p).bit_count()
+            bound = score_ceiling(p, o)
             if bound <= alpha:
                 return bound, 0
         key = (p, o)
@@ -427,8 +411,6 @@ class ParallelSolver:
                 if beta is not None and value is not None and -value >= beta and not cut:
                     cut = True
                     self._epoch.value += 1
-        if cut:
-            self._epoch.value += 1
         return results
 
     def _pick(self, jobs: list[Job], pending: list[int], worker: int) -> int:

@@ -29,7 +29,9 @@ view of the side owning ``p``, empty squares going to the winner.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from reversi_tui.engine.ai.endgame_tables import (
     FLIP_TABLES,
@@ -42,7 +44,7 @@ from reversi_tui.engine.ai.endgame_tables import (
 )
 from reversi_tui.engine.ai.evaluation import make_evaluator
 from reversi_tui.engine.ai.result import SearchCancelled, StopCheck
-from reversi_tui.engine.ai.stability import stable_discs
+from reversi_tui.engine.ai.stability import score_ceiling
 from reversi_tui.engine.bitboard import CORNERS, FULL, legal_moves
 from reversi_tui.engine.board import PASS, Move, Position
 
@@ -280,7 +282,7 @@ class Search:
             nodes += 1
             n = len(empties)
             if alpha >= _STABILITY_ALPHA[n]:
-                bound = 64 - 2 * stable_discs(o, p).bit_count()
+                bound = score_ceiling(p, o)
                 if bound <= alpha:
                     return bound
             best = -_INF
@@ -328,7 +330,7 @@ class Search:
                     return final_score(p, o)
                 return -deep(o, p, -beta, -alpha, n, opp)
             if alpha >= _STABILITY_ALPHA[n]:
-                bound = 64 - 2 * stable_discs(o, p).bit_count()
+                bound = score_ceiling(p, o)
                 if bound <= alpha:
                     return bound
             key = (p, o)
@@ -505,15 +507,30 @@ def solve(
     nodes) returns true.
     """
     search = Search(should_stop)
-    moves = legal_moves(p, o)
-    if not moves:
-        opp = legal_moves(o, p)
-        if not opp:
-            return EndgameResult(final_score(p, o), PASS, 1)
-        inner = _root(search, o, p, -beta, -alpha, opp)
-        return EndgameResult(-inner[0], PASS, search.count())
-    score, move = _root(search, p, o, alpha, beta, moves)
-    return EndgameResult(score, move, search.count())
+    score, move = root_result(partial(_root, search), p, o, alpha, beta)
+    return EndgameResult(score, move, max(search.count(), 1))
+
+
+#: A root search of a side that has a move: (player, opponent, alpha, beta, the
+#: player's moves) to (score, move).
+RootSearch = Callable[[int, int, int, int, int], tuple[int, Move]]
+
+
+def root_result(
+    root: RootSearch, p: int, o: int, alpha: int = -64, beta: int = 64, moves: int | None = None
+) -> tuple[int, Move]:
+    """``root``'s score and move for ``p`` to move, passes (move ``PASS``) and game ends included.
+
+    ``moves`` are ``p``'s legal moves when the caller has them already.
+    """
+    if moves is None:
+        moves = legal_moves(p, o)
+    if moves:
+        return root(p, o, alpha, beta, moves)
+    opp = legal_moves(o, p)
+    if not opp:
+        return final_score(p, o), PASS
+    return -root(o, p, -beta, -alpha, opp)[0], PASS
 
 
 def _root(search: Search, p: int, o: int, alpha: int, beta: int, moves: int) -> tuple[int, Move]:
@@ -575,27 +592,17 @@ def solve_node(search: Search, p: int, o: int, alpha: int, beta: int, n: int, mo
 
 def solve_all(p: int, o: int, should_stop: StopCheck | None = None) -> list[tuple[Move, int]]:
     """Every legal move with its exact score, best first (empty when ``p`` must pass)."""
-    return _solve_all(Search(should_stop), p, o)
+    return scored_moves(partial(_root, Search(should_stop)), p, o)
 
 
-def _solve_all(search: Search, p: int, o: int) -> list[tuple[Move, int]]:
-    """An MTD(f) solve of each child, all sharing one transposition table."""
+def scored_moves(root: RootSearch, p: int, o: int) -> list[tuple[Move, int]]:
+    """``root`` run on each child (sharing whatever table it keeps), best first."""
     scored = [
-        (bit.bit_length() - 1, -_exact(search, np, no, cm))
+        (bit.bit_length() - 1, -root_result(root, np, no, moves=cm)[0])
         for _, bit, np, no, cm in ordered_children(p, o, legal_moves(p, o))
     ]
     scored.sort(key=lambda item: -item[1])
     return scored
-
-
-def _exact(search: Search, p: int, o: int, moves: int) -> int:
-    """The exact score of any position, passes and finished games included."""
-    if moves:
-        return _root(search, p, o, -64, 64, moves)[0]
-    opp = legal_moves(o, p)
-    if opp:
-        return -_root(search, o, p, -64, 64, opp)[0]
-    return final_score(p, o)
 
 
 @dataclass(frozen=True, slots=True)
@@ -626,10 +633,7 @@ def solve_best_moves(
         result = solve(p, o, should_stop=should_stop)
         return Solution(result.score, (), {}, result.nodes)
     if all_scores:
-        scored = _solve_all(search, p, o)
-        best = scored[0][1]
-        ties = tuple(sq for sq, v in scored if v == best)
-        return Solution(best, ties, dict(scored), search.count())
+        return all_scores_solution(scored_moves(partial(_root, search), p, o), search.count())
     best, move = _root(search, p, o, -64, 64, moves)
     best_moves = [move]
     n = 63 - (p | o).bit_count()
@@ -638,6 +642,12 @@ def solve_best_moves(
         if sq != move and -solve_node(search, np, no, -best - 1, -best + 1, n, cm) >= best:
             best_moves.append(sq)
     return Solution(best, tuple(sorted(best_moves)), {}, search.count())
+
+
+def all_scores_solution(scored: list[tuple[Move, int]], nodes: int) -> Solution:
+    """The :class:`Solution` of every move's exact score, best first."""
+    best = scored[0][1]
+    return Solution(best, tuple(sq for sq, v in scored if v == best), dict(scored), nodes)
 
 
 def solve_position(position: Position) -> EndgameResult:

@@ -145,3 +145,8 @@ def stable_discs(p: int, o: int) -> int:
         stable |= new
         candidates ^= new
     return stable
+
+
+def score_ceiling(p: int, o: int) -> int:
+    """The best final disc difference ``p`` can still reach: ``o``'s stable discs stay ``o``'s."""
+    return 64 - 2 * stable_discs(o, p).bit_count()

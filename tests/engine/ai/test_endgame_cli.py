@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from reversi_tui import parallel_solver
 from reversi_tui.cli import main
 
 DATA = Path(__file__).parent.parent.parent / "data"
@@ -151,14 +152,18 @@ def test_bench_solve_bad_input_is_a_clear_message(
     assert "Traceback" not in err
 
 
-def test_jobs_split_a_solve_and_give_the_serial_answer(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from reversi_tui import parallel_solver
-
+@pytest.fixture
+def split_from_ten(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Solves of 10+ empties go to the workers (the 12-empty file is then split)."""
     if not parallel_solver.can_fork():
         pytest.skip("needs fork")
     monkeypatch.setattr(parallel_solver, "PARALLEL_EMPTIES", 10)
+
+
+@pytest.mark.usefixtures("split_from_ten")
+def test_jobs_split_a_solve_and_give_the_serial_answer(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     forked: list[int] = []
     real_fork = parallel_solver.ParallelSolver._fork
 
@@ -176,14 +181,8 @@ def test_jobs_split_a_solve_and_give_the_serial_answer(
     assert forked == [2, 2, 2]
 
 
-def test_bench_solve_with_jobs_says_how_many_processes(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from reversi_tui import parallel_solver
-
-    if not parallel_solver.can_fork():
-        pytest.skip("needs fork")
-    monkeypatch.setattr(parallel_solver, "PARALLEL_EMPTIES", 10)
+@pytest.mark.usefixtures("split_from_ten")
+def test_bench_solve_with_jobs_says_how_many_processes(capsys: pytest.CaptureFixture[str]) -> None:
     assert (
         main(["bench", "solve", str(DATA / "endgame_e12.obf"), "--limit", "3", "--jobs", "2"]) == 0
     )
