@@ -14,21 +14,30 @@ import pytest
 
 from reversi_tui import parallel_solver
 from reversi_tui.engine import PASS, Position, parse_position
+from reversi_tui.engine.ai import endgame, native_endgame
 from reversi_tui.engine.ai.endgame import solve, solve_best_moves
 from reversi_tui.engine.ai.result import SearchCancelled
 from reversi_tui.engine.bitboard import legal_moves
 from reversi_tui.parallel_solver import ParallelSolver
 
 DATA = Path(__file__).parent / "data"
+SOLVERS = ["python", *(["c"] if native_endgame.MODULE is not None else [])]
 POSITIONS = [parse_position(line) for line in (DATA / "endgame_e12.obf").read_text().splitlines()]
 
 pytestmark = pytest.mark.skipif(not parallel_solver.can_fork(), reason="needs fork")
 
 
-@pytest.fixture
-def solver(monkeypatch: pytest.MonkeyPatch) -> Iterator[ParallelSolver]:
-    """Two workers, splitting from 10 empties so that 12-empty positions go to them."""
+@pytest.fixture(params=SOLVERS)
+def solver(
+    monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> Iterator[ParallelSolver]:
+    """Two workers, splitting from 10 empties so that 12-empty positions go to them.
+
+    Once with each node search this install has (the workers fork with it).
+    """
+    monkeypatch.setattr(endgame, "_native", request.param == "c")
     monkeypatch.setattr(parallel_solver, "PARALLEL_EMPTIES", 10)
+    monkeypatch.setattr(parallel_solver, "PARALLEL_EMPTIES_C", 10)
     monkeypatch.setattr(parallel_solver, "MIN_SPLIT_EMPTIES", 8)
     with ParallelSolver(2) as pool:
         yield pool
@@ -133,6 +142,7 @@ import sys, time
 from reversi_tui import parallel_solver
 from reversi_tui.engine import parse_position
 position = parse_position(sys.argv[1])
+parallel_solver.PARALLEL_EMPTIES_C = 14  # the C solver alone splits from 20 empties
 solver = parallel_solver.ParallelSolver(2)
 solver.prepare(position.player, position.opponent)
 print(*(proc.pid for proc in solver._procs), flush=True)

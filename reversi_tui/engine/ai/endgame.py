@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+from reversi_tui.engine.ai import native_endgame
 from reversi_tui.engine.ai.endgame_tables import (
     FLIP_TABLES,
     LANE,
@@ -43,6 +44,7 @@ from reversi_tui.engine.ai.endgame_tables import (
     SQUARE_RANK,
 )
 from reversi_tui.engine.ai.evaluation import make_evaluator
+from reversi_tui.engine.ai.native_endgame import NativeSearch
 from reversi_tui.engine.ai.result import SearchCancelled, StopCheck
 from reversi_tui.engine.ai.stability import score_ceiling
 from reversi_tui.engine.bitboard import CORNERS, FULL, legal_moves
@@ -417,12 +419,30 @@ class Search:
         def count() -> int:
             return nodes
 
+        def node(p: int, o: int, alpha: int, beta: int, n: int, moves: int) -> int:
+            """Any position with ``n`` empties (``moves``: the mover's, needed above SHALLOW)."""
+            if n > SHALLOW:
+                return deep(p, o, alpha, beta, n, moves)
+            empties, parity = _empties(p | o)
+            if n >= 5:
+                return shallow(p, o, alpha, beta, empties, parity)
+            if n == 4:
+                return solve4(p, o, alpha, beta, *empties)
+            if n == 3:
+                return solve3(p, o, alpha, beta, *empties)
+            if n == 2:
+                return solve2(p, o, alpha, beta, *empties)
+            if n == 1:
+                return _last1(p, empties[0])
+            return final_score(p, o)
+
         self.solve2 = solve2
         self.solve3 = solve3
         self.solve4 = solve4
         self.shallow = shallow
         self.deep = deep
         self.count = count
+        self.node = node
 
 
 def _prune(tt: dict[tuple[int, int], tuple[int, int, int]]) -> None:
@@ -494,6 +514,36 @@ def _empties(occupied: int) -> tuple[tuple[int, ...], int]:
     return tuple(squares), parity
 
 
+#: A solve's node search: the C one where it was built, else the Python one.
+NodeSearch = Search | NativeSearch
+
+#: Whether new solves use the C node search (see :func:`use_solver`).
+_native = native_endgame.MODULE is not None
+
+
+def solver_name() -> str:
+    """The node search new solves use: ``"c"`` or ``"python"``."""
+    return "c" if _native else "python"
+
+
+def use_solver(name: str) -> None:
+    """Make new solves use the ``"c"`` or the ``"python"`` node search.
+
+    Raises ValueError for another name, or for ``"c"`` where it was not built.
+    """
+    global _native
+    if name not in ("c", "python"):
+        raise ValueError(f"unknown solver {name!r}: use c or python")
+    if name == "c" and native_endgame.MODULE is None:
+        raise ValueError("the C solver was not built when reversi_tui was installed")
+    _native = name == "c"
+
+
+def new_search(should_stop: StopCheck | None = None) -> NodeSearch:
+    """A fresh node search (its own table and node count) of the solver in use."""
+    return NativeSearch(should_stop) if _native else Search(should_stop)
+
+
 def solve(
     p: int,
     o: int,
@@ -506,7 +556,7 @@ def solve(
     Raises SearchCancelled as soon as ``should_stop`` (polled every few thousand
     nodes) returns true.
     """
-    search = Search(should_stop)
+    search = new_search(should_stop)
     score, move = root_result(partial(_root, search), p, o, alpha, beta)
     return EndgameResult(score, move, max(search.count(), 1))
 
@@ -533,7 +583,9 @@ def root_result(
     return -root(o, p, -beta, -alpha, opp)[0], PASS
 
 
-def _root(search: Search, p: int, o: int, alpha: int, beta: int, moves: int) -> tuple[int, Move]:
+def _root(
+    search: NodeSearch, p: int, o: int, alpha: int, beta: int, moves: int
+) -> tuple[int, Move]:
     """Best score and move by MTD(f): a series of null-window tests "score >= t?".
 
     Each test is a cheap null-window search, and the table carries what one
@@ -572,27 +624,16 @@ def _root(search: Search, p: int, o: int, alpha: int, beta: int, moves: int) -> 
             return upper, move
 
 
-def solve_node(search: Search, p: int, o: int, alpha: int, beta: int, n: int, moves: int) -> int:
-    """Dispatch a position to the routine for its number of empties."""
-    if n > SHALLOW:
-        return search.deep(p, o, alpha, beta, n, moves)
-    empties, parity = _empties(p | o)
-    if n >= 5:
-        return search.shallow(p, o, alpha, beta, empties, parity)
-    if n == 4:
-        return search.solve4(p, o, alpha, beta, *empties)
-    if n == 3:
-        return search.solve3(p, o, alpha, beta, *empties)
-    if n == 2:
-        return search.solve2(p, o, alpha, beta, *empties)
-    if n == 1:
-        return _last1(p, empties[0])
-    return final_score(p, o)
+def solve_node(
+    search: NodeSearch, p: int, o: int, alpha: int, beta: int, n: int, moves: int
+) -> int:
+    """``search``'s score of a position with ``n`` empties and the mover's ``moves``."""
+    return search.node(p, o, alpha, beta, n, moves)
 
 
 def solve_all(p: int, o: int, should_stop: StopCheck | None = None) -> list[tuple[Move, int]]:
     """Every legal move with its exact score, best first (empty when ``p`` must pass)."""
-    return scored_moves(partial(_root, Search(should_stop)), p, o)
+    return scored_moves(partial(_root, new_search(should_stop)), p, o)
 
 
 def scored_moves(root: RootSearch, p: int, o: int) -> list[tuple[Move, int]]:
@@ -627,7 +668,7 @@ def solve_best_moves(
     Ties cost little: after the solve each other move only needs a null-window
     test against the best score, and the transposition table is shared.
     """
-    search = Search(should_stop)
+    search = new_search(should_stop)
     moves = legal_moves(p, o)
     if not moves:
         result = solve(p, o, should_stop=should_stop)

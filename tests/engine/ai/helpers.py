@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
-from reversi_tui.engine import PASS, Position
+from reversi_tui.engine import PASS, Position, parse_position
 from reversi_tui.engine.ai.evaluation import Evaluator, final_score_units
 from reversi_tui.engine.bitboard import flips, legal_moves, squares
+
+DATA = Path(__file__).parent.parent.parent / "data"
 
 
 def random_positions(
@@ -40,3 +43,24 @@ def minimax(p: int, o: int, depth: int, evaluate: Evaluator) -> int:
         -minimax(o ^ (f := flips(p, o, sq)), p | f | (1 << sq), depth - 1, evaluate)
         for sq in squares(moves)
     )
+
+
+def endgame_cases(name: str) -> list[tuple[Position, int, str]]:
+    """(position, best score, best move name) for each line of a reference file."""
+    out = []
+    for line in (DATA / name).read_text().splitlines():
+        move, score = line.split(";")[1].strip().split(":")
+        out.append((parse_position(line), int(score), move.lower()))
+    return out
+
+
+class StopAfter:
+    """A stop check that says stop on its ``limit``-th call and counts every call."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.calls = 0
+
+    def __call__(self) -> bool:
+        self.calls += 1
+        return self.calls >= self.limit

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reversi_tui.engine import PASS, Position, parse_position, parse_square
-from reversi_tui.engine.ai import endgame
+from reversi_tui.engine.ai import endgame, native_endgame
 from reversi_tui.engine.ai.endgame import (
     EndgameResult,
     final_score,
@@ -20,20 +20,22 @@ from reversi_tui.engine.ai.endgame import (
     solve_best_moves,
     solve_position,
 )
-from reversi_tui.engine.ai.result import SearchCancelled
 from reversi_tui.engine.bitboard import flips as reference_flips
 from reversi_tui.engine.bitboard import legal_moves
+from tests.engine.ai.helpers import StopAfter, endgame_cases
 
-DATA = Path(__file__).parent.parent.parent / "data"
+#: Every test here runs against each node search this install has: the Python
+#: one always, the C one where it was built (test_native_endgame.py checks that
+#: CI builds it).
+SOLVERS = ["python", *(["c"] if native_endgame.MODULE is not None else [])]
 
 
-def _cases(name: str) -> list[tuple[Position, int, str]]:
-    """(position, best score, best move name) for each line of a reference file."""
-    out = []
-    for line in (DATA / name).read_text().splitlines():
-        move, score = line.split(";")[1].strip().split(":")
-        out.append((parse_position(line), int(score), move.lower()))
-    return out
+@pytest.fixture(autouse=True, params=SOLVERS)
+def solver(request: pytest.FixtureRequest) -> Iterator[str]:
+    before = endgame.solver_name()
+    endgame.use_solver(request.param)
+    yield request.param
+    endgame.use_solver(before)
 
 
 def _score_after(position: Position, move: int) -> int:
@@ -73,7 +75,7 @@ def random_endgame(seed: int, empties: int) -> Position:
             return pos
 
 
-@pytest.mark.parametrize(("position", "score", "move"), _cases("endgame_e10.obf"))
+@pytest.mark.parametrize(("position", "score", "move"), endgame_cases("endgame_e10.obf"))
 def test_ten_empties_match_the_reference(position: Position, score: int, move: str) -> None:
     result = solve(position.player, position.opponent)
     assert result.score == score
@@ -81,7 +83,7 @@ def test_ten_empties_match_the_reference(position: Position, score: int, move: s
     assert result.move == parse_square(move) or _score_after(position, result.move) == score
 
 
-@pytest.mark.parametrize(("position", "score", "move"), _cases("endgame_e12.obf"))
+@pytest.mark.parametrize(("position", "score", "move"), endgame_cases("endgame_e12.obf"))
 def test_twelve_empties_match_the_reference(position: Position, score: int, move: str) -> None:
     result = solve(position.player, position.opponent)
     assert result.score == score
@@ -191,7 +193,7 @@ def _masks(text: str) -> tuple[int, int]:
 
 
 def test_solve_all_scores_every_move_best_first() -> None:
-    position, score, _ = _cases("endgame_e10.obf")[2]
+    position, score, _ = endgame_cases("endgame_e10.obf")[2]
     scored = solve_all(position.player, position.opponent)
     assert sorted(sq for sq, _ in scored) == position.legal_moves
     assert scored[0][1] == score
@@ -217,48 +219,10 @@ def test_best_moves_lists_every_tie() -> None:
         assert solve_best_moves(pos.player, pos.opponent, all_scores=True).scores == scores
 
 
-class _StopAfter:
-    """A stop check that says stop on its ``limit``-th call and counts every call."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.calls = 0
-
-    def __call__(self) -> bool:
-        self.calls += 1
-        return self.calls >= self.limit
-
-
-def test_cancellation_stops_promptly() -> None:
-    position, _, _ = _cases("endgame_e12.obf")[11]
-    full = solve(position.player, position.opponent)
-    assert full.nodes > 4 * endgame.POLL_INTERVAL
-    stop = _StopAfter(3)
-    with pytest.raises(SearchCancelled):
-        solve(position.player, position.opponent, should_stop=stop)
-    # It stopped at the first true answer, not later.
-    assert stop.calls == 3
-
-
 def test_a_stop_check_that_never_fires_changes_nothing() -> None:
-    position, score, _ = _cases("endgame_e12.obf")[11]
-    stop = _StopAfter(10**9)
+    position, score, _ = endgame_cases("endgame_e12.obf")[11]
+    stop = StopAfter(10**9)
     result = solve(position.player, position.opponent, should_stop=stop)
     assert result.score == score
     assert stop.calls >= 1
     assert result == solve(position.player, position.opponent)
-
-
-def test_a_full_table_keeps_only_the_positions_with_many_empties() -> None:
-    deep_key = (0xFF, 0xFF00)  # 48 empties
-    shallow_key = ((1 << 60) - 1, 0)  # 4 empties
-    table = {deep_key: (0, 2, 1), shallow_key: (-4, -4, 2)}
-    endgame._prune(table)
-    assert table == {deep_key: (0, 2, 1)}
-
-
-def test_a_small_table_limit_still_gives_exact_scores(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(endgame, "TT_MAX", 200)
-    monkeypatch.setattr(endgame, "TT_KEEP_EMPTIES", 9)
-    for position, score, _ in _cases("endgame_e12.obf")[:3]:
-        assert solve(position.player, position.opponent).score == score

@@ -158,6 +158,7 @@ def split_from_ten(monkeypatch: pytest.MonkeyPatch) -> None:
     if not parallel_solver.can_fork():
         pytest.skip("needs fork")
     monkeypatch.setattr(parallel_solver, "PARALLEL_EMPTIES", 10)
+    monkeypatch.setattr(parallel_solver, "PARALLEL_EMPTIES_C", 10)
 
 
 @pytest.mark.usefixtures("split_from_ten")
