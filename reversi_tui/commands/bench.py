@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING
 
 from reversi_tui.commands import bench_eval, bench_fuzz, bench_online, bench_search, bench_tui
 from reversi_tui.commands.options import Commands, int_range
-from reversi_tui.commands.solve import SLOW_EMPTIES, add_jobs_option, jobs_wanted
+from reversi_tui.commands.solve import (
+    add_jobs_option,
+    add_solver_option,
+    choose_solver,
+    jobs_wanted,
+    slow_empties,
+)
 from reversi_tui.engine import PASS, Position, parse_position, parse_square, square_name
 from reversi_tui.engine.bitboard import perft
 from reversi_tui.terminal import warn
@@ -53,6 +59,7 @@ def add_parser(commands: Commands) -> None:
         "--limit", type=int_range(1, 100000), metavar="N", help="solve only the first N"
     )
     add_jobs_option(bench_solve)
+    add_solver_option(bench_solve)
     bench_solve.set_defaults(handler=run_solve)
     bench_eval.add_parser(bench_kinds)
     bench_search.add_parser(bench_kinds)
@@ -98,14 +105,18 @@ def run_solve(args: argparse.Namespace) -> int:
     if not cases:
         warn(f"reversi bench solve: {args.file} holds no positions")
         return 2
-    slow = [(number, position) for number, position, _ in cases if position.empties > SLOW_EMPTIES]
+    if not choose_solver(args, "reversi bench solve"):
+        return 2
+    limit = slow_empties()
+    slow = [(number, position) for number, position, _ in cases if position.empties > limit]
     if slow:
         number, position = max(slow, key=lambda case: case[1].empties)
-        others = f" ({len(slow)} positions above {SLOW_EMPTIES})" if len(slow) > 1 else ""
+        others = f" ({len(slow)} positions above {limit})" if len(slow) > 1 else ""
         warn(
             f"reversi bench solve: line {number} has {position.empties} empty squares{others}: "
             "this may take a very long time (Ctrl+C stops)"
         )
+    from reversi_tui.engine.ai.endgame import solver_name
     from reversi_tui.parallel_solver import ParallelSolver  # the solver: only when it runs
 
     with ParallelSolver(jobs_wanted(args)) as solver:
@@ -121,7 +132,8 @@ def run_solve(args: argparse.Namespace) -> int:
     )
     print(
         f"{len(cases)} positions: median {statistics.median(times):.3f} s, "
-        f"mean {statistics.mean(times):.3f} s, max {max(times):.3f} s ({cpu}), "
+        f"mean {statistics.mean(times):.3f} s, max {max(times):.3f} s ({cpu}, "
+        f"{'C' if solver_name() == 'c' else 'Python'} solver), "
         f"{total_nodes / max(sum(times), 1e-9):,.0f} nodes/s, {mismatches} mismatches"
     )
     return 1 if mismatches else 0

@@ -21,6 +21,15 @@ if TYPE_CHECKING:
 #: Beyond this many empties a solve takes minutes or more in pure Python (18
 #: empties: about 2-3 s median on a 2-core machine; each extra empty about x2-3).
 SLOW_EMPTIES = 20
+#: The same for the C solver (23 empties: about 5 s; FFO #40-44 take 0.5-4 s).
+SLOW_EMPTIES_C = 26
+
+
+def slow_empties() -> int:
+    """Beyond this many empties the solver in use may take minutes or more."""
+    from reversi_tui.engine.ai.endgame import solver_name
+
+    return SLOW_EMPTIES_C if solver_name() == "c" else SLOW_EMPTIES
 
 
 def add_parser(commands: Commands) -> None:
@@ -33,11 +42,36 @@ def add_parser(commands: Commands) -> None:
         type=positive_float,
         metavar="S",
         help="give up after S seconds with exit status 1 (default: no limit; "
-        "a warning above 20 empty squares)",
+        "a warning above 26 empty squares, 20 with the Python solver)",
     )
     solve.add_argument("--json", action="store_true", help="one line of JSON")
     add_jobs_option(solve)
+    add_solver_option(solve)
     solve.set_defaults(handler=run)
+
+
+def add_solver_option(parser: argparse.ArgumentParser) -> None:
+    """``--solver``: the C node search (built at install when a compiler was there) or Python."""
+    parser.add_argument(
+        "--solver",
+        choices=("c", "python"),
+        help="the node search: c (the default where the install could compile it) or "
+        "python (the reference, 30-40 times slower)",
+    )
+
+
+def choose_solver(args: argparse.Namespace, command: str) -> bool:
+    """Apply ``--solver``; False (after saying why) when the C solver was not built."""
+    if args.solver is None:
+        return True
+    from reversi_tui.engine.ai.endgame import use_solver
+
+    try:
+        use_solver(args.solver)
+    except ValueError as err:
+        warn(f"{command}: {err}; use --solver python")
+        return False
+    return True
 
 
 def add_jobs_option(parser: argparse.ArgumentParser) -> None:
@@ -46,8 +80,8 @@ def add_jobs_option(parser: argparse.ArgumentParser) -> None:
         "--jobs",
         type=int_range(1, 64),
         metavar="J",
-        help="processes for one solve, from 14 empty squares (default: one per core; "
-        "1 solves in this process alone)",
+        help="processes for one solve, from 20 empty squares (14 with the Python solver; "
+        "default: one per core; 1 solves in this process alone)",
     )
 
 
@@ -72,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
     except NotationError as err:
         warn(f"reversi solve: {err}")
         return 2
+    if not choose_solver(args, "reversi solve"):
+        return 2
     if position.is_game_over:
         score = final_score(position.player, position.opponent)
         if args.json:
@@ -89,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         position = position.pass_turn()
     with ParallelSolver(jobs_wanted(args)) as solver:
         solver.prepare(position.player, position.opponent)
-        if position.empties > SLOW_EMPTIES and args.time_limit is None:
+        if position.empties > slow_empties() and args.time_limit is None:
             warn(
                 f"{position.empties} empty squares: this may take a very long time "
                 "(Ctrl+C stops; --time-limit S gives up after S seconds)"

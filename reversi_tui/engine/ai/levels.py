@@ -47,6 +47,15 @@ class Level:
     #: Prune with Multi-ProbCut (``probcut``) in its timed searches; a fixed
     #: ``depth`` stays a full-width search.
     selective: bool = False
+    #: ``solve_empties`` where the C node search was built (``endgame.solver_name``),
+    #: 30-40 times faster than the Python one; None: the same as ``solve_empties``.
+    solve_empties_c: int | None = None
+
+    def exact_from(self, solver: str) -> int:
+        """From how many empties this level solves exactly with ``solver`` ("c", "python")."""
+        if solver == "c" and self.solve_empties_c is not None:
+            return self.solve_empties_c
+        return self.solve_empties
 
 
 LEVEL_TABLE: dict[str, Level] = {
@@ -56,7 +65,8 @@ LEVEL_TABLE: dict[str, Level] = {
     # A casual player: sound positional sense, short sight, slightly blurred judgement,
     # and it counts the last few moves out.
     "medium": Level("medium", 0.5, 3, "full", noise=1.5, tie_margin=0.5, solve_empties=8),
-    # Full search for a second, exact play from 14 empties (median solve 0.2 s).
+    # Full search for a second, exact play from 14 empties (median solve 0.2 s in
+    # Python); with the C solver from 18 (median 0.1 s, the slowest of 20 0.4 s).
     "hard": Level(
         "hard",
         1.0,
@@ -67,8 +77,10 @@ LEVEL_TABLE: dict[str, Level] = {
         solve_empties=14,
         book_spread=1.0,
         selective=True,
+        solve_empties_c=18,
     ),
-    # Five seconds, exact from 16 empties when the solver finishes in time.
+    # Five seconds, exact from 16 empties when the solver finishes in time (22 with
+    # the C solver: FFO #41 and #42, 22 empties, take 1.8 and 2.6 s).
     "expert": Level(
         "expert",
         5.0,
@@ -79,6 +91,7 @@ LEVEL_TABLE: dict[str, Level] = {
         solve_empties=16,
         book_spread=0.5,
         selective=True,
+        solve_empties_c=22,
     ),
 }
 

@@ -1,7 +1,7 @@
 """Deciding a move at a level: midgame search, exact endgame, clock and randomness.
 
 The flow for a timed move: no legal move means a pass; near the end (the
-level's ``solve_empties``), a short midgame search gives a fallback and the
+level's ``exact_from``), a short midgame search gives a fallback and the
 exact solver (``endgame.py``) gets the rest of the budget, bounded by the same
 deadline; otherwise iterative deepening uses the whole budget (and becomes
 exact by itself once it reaches the last empty square).
@@ -13,7 +13,13 @@ import random
 import time
 
 from reversi_tui.engine.ai.book import packaged_book
-from reversi_tui.engine.ai.endgame import EndgameResult, final_score, solve, solve_all
+from reversi_tui.engine.ai.endgame import (
+    EndgameResult,
+    final_score,
+    solve,
+    solve_all,
+    solver_name,
+)
 from reversi_tui.engine.ai.evaluation import DISC, Evaluator
 from reversi_tui.engine.ai.levels import Level, base_evaluator, get_level, noise_units
 from reversi_tui.engine.ai.result import SearchCancelled, SearchResult, StopCheck
@@ -121,7 +127,7 @@ def choose_move(
     if moves.bit_count() == 1:
         budget *= FORCED_SHARE
     empties = position.empties
-    if empties > spec.solve_empties:
+    if empties > spec.exact_from(solver_name()):
         limits = Limits(cap, budget, _margin(spec), spec.selective)
         return _search(p, o, evaluate, limits, rng, should_stop, started)
     deadline = started + budget
@@ -191,7 +197,7 @@ def rank_moves(
         limits = Limits(depth, None, selective=selective)
         return _rank(p, o, evaluate, limits, rng, should_stop, started)
     budget = spec.budget if think_time is None else think_time
-    if position.empties > spec.solve_empties:
+    if position.empties > spec.exact_from(solver_name()):
         return _rank(p, o, evaluate, Limits(cap, budget), rng, should_stop, started)
     ranked = _rank(p, o, evaluate, Limits(cap, budget * PRE_SOLVE_SHARE), rng, should_stop, started)
     if ranked[0].exact:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from reversi_tui import parallel_solver
 from reversi_tui.cli import main
+from reversi_tui.engine.ai import endgame, native_endgame
 
 DATA = Path(__file__).parent.parent.parent / "data"
 E12 = (DATA / "endgame_e12.obf").read_text().splitlines()
@@ -188,8 +190,45 @@ def test_bench_solve_with_jobs_says_how_many_processes(capsys: pytest.CaptureFix
         main(["bench", "solve", str(DATA / "endgame_e12.obf"), "--limit", "3", "--jobs", "2"]) == 0
     )
     out = capsys.readouterr().out
-    assert "(2 processes)" in out and "0 mismatches" in out
+    assert "(2 processes, " in out and "0 mismatches" in out
     assert (
         main(["bench", "solve", str(DATA / "endgame_e12.obf"), "--limit", "3", "--jobs", "1"]) == 0
     )
     assert "CPU: median" in capsys.readouterr().out
+
+
+@pytest.fixture
+def solver_kept() -> Iterator[None]:
+    """``--solver`` sets the process's solver: put it back for the next tests."""
+    before = endgame.solver_name()
+    yield
+    endgame.use_solver(before)
+
+
+@pytest.mark.usefixtures("solver_kept")
+def test_solver_option_gives_the_same_answer_with_either_solver(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    solvers = ["python", *(["c"] if native_endgame.MODULE is not None else [])]
+    answers = [_json(capsys, FIRST, "--all", "--solver", name) for name in solvers]
+    assert all(answer["all"] == answers[0]["all"] for answer in answers)
+    assert answers[0]["moves"] == ["d7"] and answers[0]["score"] == 18
+    for name in solvers:
+        args = ["bench", "solve", str(DATA / "endgame_e12.obf"), "--limit", "2", "--solver", name]
+        assert main(args) == 0
+        assert f"{'C' if name == 'c' else 'Python'} solver)" in capsys.readouterr().out
+
+
+@pytest.mark.usefixtures("solver_kept")
+def test_the_c_solver_where_it_was_not_built_is_a_clear_message(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(native_endgame, "MODULE", None)
+    assert main(["solve", FIRST, "--solver", "c"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "reversi solve: the C solver was not built when reversi_tui was installed; "
+        "use --solver python\n"
+    )
+    assert main(["bench", "solve", str(DATA / "endgame_e12.obf"), "--solver", "c"]) == 2
+    assert capsys.readouterr().err.startswith("reversi bench solve: the C solver was not built")

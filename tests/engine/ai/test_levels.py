@@ -7,9 +7,9 @@ import random
 import pytest
 
 from reversi_tui.engine import PASS, Position
-from reversi_tui.engine.ai import LEVELS, choose_move, get_level, hint
+from reversi_tui.engine.ai import LEVELS, choose_move, endgame, get_level, hint, native_endgame
 
-from .helpers import random_positions
+from .helpers import endgame_cases, random_positions
 
 
 def test_level_names_in_order() -> None:
@@ -52,3 +52,22 @@ def test_hint_is_a_legal_move() -> None:
     pos = random_positions(1, seed=2, min_plies=50, max_plies=50)[0]
     result = hint(pos)
     assert pos.is_legal(result.move)
+
+
+def test_the_c_solver_lets_hard_and_expert_solve_earlier() -> None:
+    assert [get_level(name).exact_from("python") for name in LEVELS] == [0, 8, 14, 16]
+    assert [get_level(name).exact_from("c") for name in LEVELS] == [0, 8, 18, 22]
+
+
+@pytest.mark.skipif(native_endgame.MODULE is None, reason="the C solver was not built")
+def test_hard_plays_18_empties_exactly_with_the_c_solver() -> None:
+    position, score, _ = endgame_cases("endgame_e18.obf")[0]
+    endgame.use_solver("c")
+    result = choose_move(position, "hard", think_time=60)
+    assert result.exact and result.score == score
+    endgame.use_solver("python")
+    try:
+        # Python: above hard's 14 empties, so a timed midgame search instead.
+        assert not choose_move(position, "hard", think_time=0.2).exact
+    finally:
+        endgame.use_solver("c")
