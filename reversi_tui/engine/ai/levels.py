@@ -66,7 +66,8 @@ LEVEL_TABLE: dict[str, Level] = {
     # and it counts the last few moves out.
     "medium": Level("medium", 0.5, 3, "full", noise=1.5, tie_margin=0.5, solve_empties=8),
     # Full search for a second, exact play from 14 empties (median solve 0.2 s in
-    # Python); with the C solver from 18 (median 0.1 s, the slowest of 20 0.4 s).
+    # Python); with the C solver from 18 (30 self-play positions: median 0.07 s,
+    # slowest 0.23 s; at 19 the slowest took 0.63 s of the 0.8 s left to solve).
     "hard": Level(
         "hard",
         1.0,
@@ -79,8 +80,9 @@ LEVEL_TABLE: dict[str, Level] = {
         selective=True,
         solve_empties_c=18,
     ),
-    # Five seconds, exact from 16 empties when the solver finishes in time (22 with
-    # the C solver: FFO #41 and #42, 22 empties, take 1.8 and 2.6 s).
+    # Five seconds, exact from 16 empties when the solver finishes in time; 21 with
+    # the C solver (30 self-play positions: median 0.68 s, 90% within 2.4 s, the
+    # slowest 4.6 s; at 22 empties a tenth took over 6 s, past the 4 s left to solve).
     "expert": Level(
         "expert",
         5.0,
@@ -91,7 +93,7 @@ LEVEL_TABLE: dict[str, Level] = {
         solve_empties=16,
         book_spread=0.5,
         selective=True,
-        solve_empties_c=22,
+        solve_empties_c=21,
     ),
 }
 

@@ -56,7 +56,7 @@ def test_hint_is_a_legal_move() -> None:
 
 def test_the_c_solver_lets_hard_and_expert_solve_earlier() -> None:
     assert [get_level(name).exact_from("python") for name in LEVELS] == [0, 8, 14, 16]
-    assert [get_level(name).exact_from("c") for name in LEVELS] == [0, 8, 18, 22]
+    assert [get_level(name).exact_from("c") for name in LEVELS] == [0, 8, 18, 21]
 
 
 @pytest.mark.skipif(native_endgame.MODULE is None, reason="the C solver was not built")
