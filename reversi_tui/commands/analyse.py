@@ -77,7 +77,8 @@ def add_parser(commands: Commands) -> None:
         help="every move of a game valued against the best: mistakes, accuracy",
         description="Every move of a game valued against the best move: the moves classed "
         "(best, good, inaccuracy, mistake, blunder, forced), each side's accuracy and "
-        "the move that turned the game. Exact from 16 empty squares; analyses are kept "
+        "the move that turned the game. Exact from 20 empty squares (16 with the Python "
+        "solver); analyses are kept "
         "in the data directory, so a second look is instant. See docs/analysis.md.",
     )
     analyse.add_argument(

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from reversi_tui.engine import PASS, Color, Move, Position
+from reversi_tui.engine.ai import endgame, native_endgame
 from reversi_tui.engine.ai.analysis import (
     CLASS_THRESHOLDS,
     AnalysisOptions,
@@ -233,3 +234,11 @@ def test_options_are_checked() -> None:
         AnalysisOptions(time_per_move=0)
     with pytest.raises(ValueError, match="easy"):
         AnalysisOptions(level="grandmaster")
+
+
+def test_the_default_exact_start_follows_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(endgame, "_native", False)
+    assert AnalysisOptions().exact_empties == 16
+    if native_endgame.MODULE is not None:
+        monkeypatch.setattr(endgame, "_native", True)
+        assert AnalysisOptions().exact_empties == 20

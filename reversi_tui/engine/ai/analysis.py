@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from reversi_tui.engine.ai.endgame import final_score, solve, solve_all
+from reversi_tui.engine.ai.endgame import final_score, solve, solve_all, solver_name
 from reversi_tui.engine.ai.levels import base_evaluator, get_level
 from reversi_tui.engine.ai.result import SearchCancelled, StopCheck
 from reversi_tui.engine.ai.search import (
@@ -73,6 +73,18 @@ WIN_SLOPE = 0.166
 TURN_MIN_DROP = 10.0
 #: Plies of the principal variation kept for each position.
 PV_PLIES = 8
+#: The default of ``AnalysisOptions.exact_empties``: with the C solver a 20-empty
+#: position of a real game solves in a median 0.3 s (90% within 0.9 s); the Python
+#: solver needs about that long at 16.
+EXACT_EMPTIES_C = 20
+EXACT_EMPTIES_PYTHON = 16
+
+
+def default_exact_empties() -> int:
+    """From how many empties an analysis is exact by default, for the solver in use."""
+    return EXACT_EMPTIES_C if solver_name() == "c" else EXACT_EMPTIES_PYTHON
+
+
 #: Up to this many empties every legal move gets its exact value (``solve_all``);
 #: above it, only the best and the played move do.
 ALL_EXACT_EMPTIES = 10
@@ -104,7 +116,7 @@ class AnalysisOptions:
 
     time_per_move: float = 0.35
     level: str = "hard"
-    exact_empties: int = 16
+    exact_empties: int = field(default_factory=default_exact_empties)
 
     def __post_init__(self) -> None:
         if not 0.01 <= self.time_per_move <= 600:
