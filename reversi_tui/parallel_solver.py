@@ -1,12 +1,13 @@
 """The exact endgame solver on several cores, for the commands that solve.
 
-Pure Python runs one core at a time, so the work goes to worker processes,
-each a serial solver (``engine.ai.endgame``) keeping its own transposition
-table between jobs. This process drives the root's MTD(f) null-window tests
-and splits their top plies the "young brothers wait" way: at a node, the
-first (best-ordered) child is searched alone, and only if it does not cut off
-are its brothers searched side by side, one job per worker, the first brother
-that cuts off stopping the others. In a null-window test most nodes either cut
+A solve runs on one core at a time, so the work goes to worker processes,
+each a serial solver (``engine.ai.endgame``, with the C node search where it
+was built) keeping its own transposition table between jobs. This process
+drives the root's MTD(f) null-window tests and splits their top plies the
+"young brothers wait" way: at a node, the first (best-ordered) child is
+searched alone, and only if it does not cut off are its brothers searched side
+by side, one job per worker, the first brother that cuts off stopping the
+others. In a null-window test most nodes either cut
 off on their first move or search every move, so after the first child the
 brothers are nearly always all needed, which is what keeps the workers busy.
 A small table here keeps the split nodes' bounds and best moves between tests.
@@ -14,13 +15,14 @@ The first test is at the value of a short midgame search (the learned
 evaluation), not at 0: each test ends with a few brothers still running on one
 worker while the other waits, so fewer tests waste less.
 
-Measured on this 2-core machine, the 18-empty set: median 1.8-2.0 s, mean
-2.2-2.3 s with 2 workers, against 2.6 s and 3.5 s for the serial solver; FFO
-#40 15.6 s against 30.5 s (the workers' separate tables cost 10-30% more
+Measured on this 2-core machine with the Python nodes, the 18-empty set:
+median 1.8-2.0 s, mean 2.2-2.3 s with 2 workers, against 2.6 s and 3.5 s for
+the serial solver; FFO #40 15.6 s against 30.5 s (the workers' separate tables cost 10-30% more
 nodes at 18 empties; 3 workers were slower; splitting 3
 plies deep beat 2, 4 and 5; first guesses from searches of depth 6 to 10 did
-equally well, 12 worse). Below ``PARALLEL_EMPTIES`` the serial solver runs in
-this process: a solve is then too short to pay for the messages.
+equally well, 12 worse). Below ``PARALLEL_EMPTIES`` (``PARALLEL_EMPTIES_C``
+with the C nodes) the serial solver runs in this process: a solve is then too
+short to pay for the messages.
 
 Workers are forked on the first parallel solve (Linux and other systems with
 ``fork``; elsewhere, and with one job, everything stays serial), ignore Ctrl+C

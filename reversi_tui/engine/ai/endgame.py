@@ -1,6 +1,12 @@
 """Exact endgame solver: the final disc difference under perfect play.
 
-Pure Python, so the cost is counted in big-int operations and function calls.
+The root (MTD(f), ties, every move's score) is here in Python; the nodes below
+it are searched by :func:`new_search`'s choice: the C node search
+(``native/endgame.c`` through :mod:`native_endgame`, 30-40 times faster) where
+the install could compile it, else the Python nodes below, which are the
+reference it mirrors and the fallback (``use_solver`` picks one).
+
+In pure Python the cost is counted in big-int operations and function calls.
 The search is fail-soft negamax alpha-beta in three layers, each tuned to where
 the nodes are:
 

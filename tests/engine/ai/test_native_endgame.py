@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import types
 from collections.abc import Iterator
 
 import pytest
@@ -168,3 +169,20 @@ def test_c_stable_discs_are_a_subset_of_the_exact_edge_ones_and_never_flip() -> 
                 assert stable & ~final_me == 0
                 found += stable.bit_count()
     assert found > 1000
+
+
+def test_a_module_built_from_another_source_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    stale = types.SimpleNamespace(ABI=native_endgame.ABI - 1)
+    monkeypatch.setattr(native_endgame, "import_module", lambda name: stale)
+    assert native_endgame._load() is None
+    current = types.SimpleNamespace(ABI=native_endgame.ABI)
+    monkeypatch.setattr(native_endgame, "import_module", lambda name: current)
+    assert native_endgame._load() is current
+
+
+def test_a_missing_module_means_the_python_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing(name: str) -> object:
+        raise ImportError(name)
+
+    monkeypatch.setattr(native_endgame, "import_module", missing)
+    assert native_endgame._load() is None
