@@ -60,7 +60,6 @@ from reversi_tui.engine.ai.endgame import (
     scored_moves,
     solve,
     solve_best_moves,
-    solve_node,
     solver_name,
 )
 from reversi_tui.engine.ai.pattern_eval import load_packaged_evaluator
@@ -136,7 +135,7 @@ def _worker(conn: Connection, epoch: Any, parent: int) -> None:
         _, job_id, current, p, o, alpha, beta, n, moves = message
         before = search.count()
         try:
-            value: int | None = solve_node(search, p, o, alpha, beta, n, moves)
+            value: int | None = search.node(p, o, alpha, beta, n, moves)
         except SearchCancelled:
             value = None
         except Exception:  # a bug: reported, and the parent solves serially

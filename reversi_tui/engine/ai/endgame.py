@@ -610,7 +610,7 @@ def _root(
     while True:
         best, best_move = -_INF, PASS
         for i, (_, bit, np, no, cm) in enumerate(children):
-            v = -solve_node(search, np, no, -t, 1 - t, n - 1, cm)
+            v = -search.node(np, no, -t, 1 - t, n - 1, cm)
             if v > best:
                 best, best_move = v, bit.bit_length() - 1
                 if v >= t:
@@ -628,13 +628,6 @@ def _root(
             return lower, move
         if upper <= alpha:
             return upper, move
-
-
-def solve_node(
-    search: NodeSearch, p: int, o: int, alpha: int, beta: int, n: int, moves: int
-) -> int:
-    """``search``'s score of a position with ``n`` empties and the mover's ``moves``."""
-    return search.node(p, o, alpha, beta, n, moves)
 
 
 def solve_all(p: int, o: int, should_stop: StopCheck | None = None) -> list[tuple[Move, int]]:
@@ -686,7 +679,7 @@ def solve_best_moves(
     n = 63 - (p | o).bit_count()
     for _, bit, np, no, cm in ordered_children(p, o, moves):
         sq = bit.bit_length() - 1
-        if sq != move and -solve_node(search, np, no, -best - 1, -best + 1, n, cm) >= best:
+        if sq != move and -search.node(np, no, -best - 1, -best + 1, n, cm) >= best:
             best_moves.append(sq)
     return Solution(best, tuple(sorted(best_moves)), {}, search.count())
 

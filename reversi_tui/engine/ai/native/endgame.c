@@ -475,7 +475,8 @@ static int empties_of(u64 occ, int *sq, int *parity)
     return n;
 }
 
-static int node(Ctx *c, u64 p, u64 o, int alpha, int beta, int n);
+static int child_node(Ctx *c, u64 p, u64 o, int alpha, int beta, const int *parent, int n,
+                      int played, int parity);
 
 typedef struct {
     u64 p, o, moves;
@@ -551,6 +552,11 @@ static int deep(Ctx *c, u64 p, u64 o, int alpha, int beta, int n, u64 moves)
         }
         ch[j] = t;
     }
+    /* Children at SHALLOW empties or fewer take this node's empties (in static
+     * order) less their own square, listed once here rather than in each child. */
+    int sq[SHALLOW + 1], parity = 0;
+    if (n1 <= SHALLOW)
+        empties_of(p | o, sq, &parity);
     int alpha0 = alpha, best = -INF, best_sq = 64;
     if (n1 > SHALLOW) {
         /* Enhanced transposition cutoff: a child known to refute the opponent. */
@@ -568,7 +574,7 @@ static int deep(Ctx *c, u64 p, u64 o, int alpha, int beta, int n, u64 moves)
         if (n1 > SHALLOW) {
             v = -deep(c, ch[i].p, ch[i].o, -beta, -alpha, n1, ch[i].moves);
         } else {
-            v = -node(c, ch[i].p, ch[i].o, -beta, -alpha, n1);
+            v = -child_node(c, ch[i].p, ch[i].o, -beta, -alpha, sq, n, ch[i].sq, parity);
         }
         if (c->stop)
             return 0;
@@ -592,13 +598,9 @@ done:
     return best;
 }
 
-/* Any position: dispatch on its number of empties. */
-static int node(Ctx *c, u64 p, u64 o, int alpha, int beta, int n)
+/* A position of SHALLOW empties or fewer, its empties ``sq`` in static order. */
+static int small_node(Ctx *c, u64 p, u64 o, int alpha, int beta, const int *sq, int n, int parity)
 {
-    if (n > SHALLOW)
-        return deep(c, p, o, alpha, beta, n, legal_moves(p, o));
-    int sq[SHALLOW], parity;
-    empties_of(p | o, sq, &parity);
     switch (n) {
     case 0:
         return final_score(p, o);
@@ -614,6 +616,27 @@ static int node(Ctx *c, u64 p, u64 o, int alpha, int beta, int n)
     default:
         return shallow(c, p, o, alpha, beta, sq, n, parity);
     }
+}
+
+/* A deep node's child after ``played``: the parent's ``n`` empties less that square. */
+static int child_node(Ctx *c, u64 p, u64 o, int alpha, int beta, const int *parent, int n,
+                      int played, int parity)
+{
+    int sq[SHALLOW], k = 0;
+    for (int i = 0; i < n; i++)
+        if (parent[i] != played)
+            sq[k++] = parent[i];
+    return small_node(c, p, o, alpha, beta, sq, k, parity ^ QUADRANT[played]);
+}
+
+/* Any position: dispatch on its number of empties. */
+static int node(Ctx *c, u64 p, u64 o, int alpha, int beta, int n)
+{
+    if (n > SHALLOW)
+        return deep(c, p, o, alpha, beta, n, legal_moves(p, o));
+    int sq[SHALLOW], parity;
+    empties_of(p | o, sq, &parity);
+    return small_node(c, p, o, alpha, beta, sq, n, parity);
 }
 
 /* ---- the Python type ------------------------------------------------------- */
@@ -715,7 +738,7 @@ static PyObject *Search_count(SearchObject *self, PyObject *Py_UNUSED(ignored))
     return PyLong_FromUnsignedLongLong(self->ctx.nodes);
 }
 
-static PyObject *Search_stable(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+static PyObject *module_stable_discs(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
     u64 p, o;
     if (nargs != 2) {
@@ -747,7 +770,7 @@ static PyTypeObject SearchType = {
 };
 
 static PyMethodDef module_methods[] = {
-    {"stable_discs", (PyCFunction)(void (*)(void))Search_stable, METH_FASTCALL,
+    {"stable_discs", (PyCFunction)(void (*)(void))module_stable_discs, METH_FASTCALL,
      "stable_discs(me, other): a safe subset of me's discs that can never flip."},
     {NULL, NULL, 0, NULL},
 };
