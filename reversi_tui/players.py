@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from reversi_tui.engine import Color, Move, Ply, Position
-from reversi_tui.match.settings import MatchSettings, PlayerKind, PlayerSpec
+from reversi_tui.match.settings import MOST_THINK_SECONDS, MatchSettings, PlayerKind, PlayerSpec
 from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult, SourceFactory
 
 if TYPE_CHECKING:  # the AI is imported when a computer first searches, off the start-up path
@@ -63,7 +63,8 @@ class LocalHuman:
 
 @dataclass
 class Computer:
-    """The engine's AI at a level; ``think_time`` overrides the level's budget.
+    """The engine's AI at a level; ``think_time`` overrides the level's budget, and
+    ``depth`` searches that deep with no clock, or at most that deep within ``think_time``.
 
     The search runs in a worker thread and polls a stop flag every thousand nodes,
     so cancelling the request stops it within milliseconds.
@@ -88,13 +89,15 @@ class Computer:
         """The full search result (move, score, depth, nodes, seconds); blocking."""
         from reversi_tui.engine.ai import choose_move
 
+        fixed = self.think_time is None
         return choose_move(
             position,
             self.level,
             think_time=self.think_time,
             rng=self._rng,
             should_stop=should_stop,
-            depth=self.depth,
+            depth=self.depth if fixed else None,
+            max_depth=None if fixed else self.depth,
         )
 
     async def play(self, request: MoveRequest) -> PlayResult:
@@ -127,7 +130,17 @@ class UnplayableError(ValueError):
 
 
 def _computer(spec: PlayerSpec, seed: int | None) -> MoveSource:
-    return Computer(spec.level, spec.think_time, seed, spec.depth)
+    """The computer at its level; read from a file (``recorded``), it thinks at most
+    ``MOST_THINK_SECONDS`` a move, and its depth is searched at most that deep on the
+    level's usual clock, never without one."""
+    think = spec.think_time
+    if spec.recorded and think is None and spec.depth is not None:
+        from reversi_tui.engine.ai.levels import get_level
+
+        think = get_level(spec.level).budget
+    if spec.recorded and think is not None:
+        think = min(think, MOST_THINK_SECONDS)
+    return Computer(spec.level, think, seed, spec.depth)
 
 
 def _engine(spec: PlayerSpec, seed: int | None) -> MoveSource:
@@ -136,6 +149,8 @@ def _engine(spec: PlayerSpec, seed: int | None) -> MoveSource:
 
 def _engine_with(engines: Mapping[str, EngineConfig]) -> SourceFactory:
     def make(spec: PlayerSpec, seed: int | None) -> MoveSource:
+        if not spec.runs_program:  # read from a file: a person here plays it, always
+            return LocalHuman(spec.label)
         from reversi_tui.players_engine import make_engine_source
 
         try:
@@ -151,7 +166,7 @@ def _engine_with(engines: Mapping[str, EngineConfig]) -> SourceFactory:
 #: name (``engine:NAME``) is made only by a factory that knows the configured engines
 #: (``source_factory``).
 SOURCES: dict[PlayerKind, SourceFactory] = {
-    PlayerKind.HUMAN: lambda spec, seed: LocalHuman(),
+    PlayerKind.HUMAN: lambda spec, seed: LocalHuman(spec.label),
     PlayerKind.COMPUTER: _computer,
     PlayerKind.GTP: _engine,
     PlayerKind.NBOARD: _engine,
@@ -161,29 +176,37 @@ assert set(SOURCES) == set(PlayerKind)
 
 
 def can_play(spec: PlayerSpec, engines: Mapping[str, EngineConfig] | None = None) -> bool:
-    """Whether ``spec`` can play here: every kind can, but an ``engine:NAME`` only when
+    """Whether ``spec`` can play here: a person or a level always; an engine only when
+    the user chose it (not ``recorded`` from a file), and an ``engine:NAME`` only when
     ``engines`` (the configured ones; None: not known yet, so any name) has NAME."""
-    if spec.kind is not PlayerKind.ENGINE or engines is None:
+    if not spec.kind.takes_program:
         return True
-    return spec.program in engines
+    if not spec.runs_program:
+        return False
+    return spec.kind is not PlayerKind.ENGINE or engines is None or spec.program in engines
 
 
 def playable(
     settings: MatchSettings, engines: Mapping[str, EngineConfig] | None = None
 ) -> tuple[MatchSettings, str | None]:
     """``settings`` with a person at this terminal on each side that cannot play here (an
-    engine name a file or a save gives that is not configured), and a sentence saying so;
-    else unchanged."""
+    engine a file or a save names: it never runs; an engine name that is not configured),
+    named as the engine was, and a sentence saying so; else unchanged."""
     swapped = {c: settings.player(c) for c in Color if not can_play(settings.player(c), engines)}
     if not swapped:
         return settings, None
+    people = {c: PlayerSpec.person(spec.label) for c, spec in swapped.items()}
     replaced = dataclasses.replace(
         settings,
-        black=PlayerSpec.human() if Color.BLACK in swapped else settings.black,
-        white=PlayerSpec.human() if Color.WHITE in swapped else settings.white,
+        black=people.get(Color.BLACK, settings.black),
+        white=people.get(Color.WHITE, settings.white),
     )
-    named = " and ".join(f"{spec.text} ({colour.title})" for colour, spec in swapped.items())
-    return replaced, f"{named}: no engine is configured by that name; a person here plays it."
+    named = " and ".join(f"{spec.label} ({colour.title})" for colour, spec in swapped.items())
+    if all(spec.recorded for spec in swapped.values()):
+        why = "an engine named in a file never runs"
+    else:
+        why = "no engine is configured by that name"
+    return replaced, f"{named}: {why}; a person here plays it."
 
 
 def make_source(spec: PlayerSpec, seed: int | None = None) -> MoveSource:

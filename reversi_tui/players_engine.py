@@ -156,13 +156,16 @@ class EngineSource:
 
     @property
     def label(self) -> str:
-        """The name the engine gave itself once it has run; its spec's label before."""
-        return self._name or self.spec.label
+        """Its spec's label (``GTP engine (gtp-rhino)``): the one name the sidebar, the
+        records, the statistics and the exports all give it."""
+        return self.spec.label
 
     @property
     def status(self) -> str:
-        """What the engine last said of its search (depth, evaluation, PV), or ""."""
-        return self._client.status if self._client is not None else self._status
+        """What the engine last said of its search (depth, evaluation, PV); before
+        that, the name it gave itself (``GRhino 0.16.1``), or ""."""
+        said = self._client.status if self._client is not None else self._status
+        return said or self._name
 
     async def play(self, request: MoveRequest) -> PlayResult:
         loop = asyncio.get_running_loop()
@@ -230,5 +233,9 @@ def _score(evaluation: str) -> float:
 
 
 def make_engine_source(spec: PlayerSpec, engines: Engines) -> EngineSource:
-    """The source for an engine spec; ValueError (one line) when it cannot be run."""
+    """The source for an engine spec; ValueError (one line) when it cannot be run,
+    and always for one read from a file (``PlayerSpec.recorded``): only the user's own
+    command line and settings start a program."""
+    if not spec.runs_program:
+        raise ValueError("an engine named in a file, a record or a message never runs")
     return EngineSource(spec, engine_config(spec, engines))

@@ -382,8 +382,7 @@ def test_an_engine_that_cannot_play_is_one_line_on_the_command_line() -> None:
     done = reversi("--plain", "--black", "gtp:no-such-engine -gtp")
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1] == (
-        "reversi: GTP engine (no-such-engine -gtp) cannot start: "
-        "no-such-engine is not a program on PATH"
+        "reversi: GTP engine (no-such-engine) cannot start: no-such-engine is not a program on PATH"
     )
     done = reversi("--plain", "--black", "gtp:edax 'unbalanced")
     assert done.returncode == 2

@@ -108,8 +108,9 @@ def test_an_engine_name_nobody_configured_becomes_a_person_here_and_is_said() ->
 
     engine = PlayerSpec.from_text("engine:Rhino")
     settings, note = playable(MatchSettings(engine, PlayerSpec.from_text("hard")), {})
-    assert settings.black == PlayerSpec.human() and settings.white == PlayerSpec.from_text("hard")
-    assert note is not None and "engine:Rhino (Black): no engine is configured" in note
+    rhino = PlayerSpec.person("Engine (Rhino)")  # a person here, named as the engine was
+    assert settings.black == rhino and settings.white == PlayerSpec.from_text("hard")
+    assert note is not None and "Engine (Rhino) (Black): no engine is configured" in note
     same, none = playable(MatchSettings(PlayerSpec.human(), PlayerSpec.from_text("easy")), {})
     assert none is None and same == MatchSettings(PlayerSpec.human(), PlayerSpec.from_text("easy"))
 
@@ -124,4 +125,4 @@ async def test_the_app_opens_a_game_whose_engine_is_not_configured_without_faili
         await pilot.pause()
         screen = app.game_screen
         assert "no engine is configured by that name" in screen.status
-        assert screen.match.settings.white == PlayerSpec.human()
+        assert screen.match.settings.white == PlayerSpec.person("Engine (Edax)")

@@ -81,7 +81,10 @@ async def test_an_engine_plays_a_whole_game_and_is_gone_after(
     match.subscribe(note_guard)
     result = await asyncio.wait_for(match.run(), 60)
     assert result is not None and match.game.is_over
-    assert engine.label == ("Fake ok 1.0" if protocol == "gtp" else "Fakeok")
+    # One name everywhere (sidebar, records, statistics): never the command line; the
+    # name the engine gave itself is said in its status line.
+    kind = {"gtp": "GTP", "nboard": "NBoard"}[protocol]
+    assert engine.label == f"{kind} engine (fake_engine.py)" == match.settings.black.label
     record = match.record()
     assert record.black.text.startswith(f"{protocol}:")  # the records name the engine
     assert len(guards) == 1 and not any(alive(pid) for pid in guards)
@@ -95,7 +98,7 @@ async def test_an_engine_that_cannot_start_is_a_failure_and_the_game_stays(
     events = await play(match)
     reason = failure_of(match)
     assert reason == (
-        "GTP engine (no-such-engine-anywhere --level 3) cannot start: "
+        "GTP engine (no-such-engine-anywhere) cannot start: "
         "no-such-engine-anywhere is not a program on PATH"
     )
     assert [e for e in events if isinstance(e, PlayerFailed)] == [match.failure]
@@ -108,10 +111,10 @@ async def test_an_engine_that_cannot_start_is_a_failure_and_the_game_stays(
 @pytest.mark.parametrize(
     ("mode", "words"),
     [
-        ("exit", "GTP engine (*) exited (exit status 3): boom: out of cheese"),
-        ("illegal", "Fake illegal 1.0 played a1, which is not a legal move here"),
-        ("malformed", "Fake malformed 1.0 answered 'banana' to genmove: not GTP"),
-        ("flood", "Fake flood 1.0 floods its output (a line over 65536 bytes)"),
+        ("exit", "GTP engine (fake_engine.py) exited (exit status 3): boom: out of cheese"),
+        ("illegal", "GTP engine (fake_engine.py) played a1, which is not a legal move here"),
+        ("malformed", "GTP engine (fake_engine.py) answered 'banana' to genmove: not GTP"),
+        ("flood", "GTP engine (fake_engine.py) floods its output (a line over 65536 bytes)"),
     ],
 )
 async def test_an_engine_that_goes_wrong_fails_in_one_line(
@@ -121,8 +124,6 @@ async def test_an_engine_that_goes_wrong_fails_in_one_line(
     match = Match(MatchSettings(spec, QUICK, seed=2), make_source)
     await play(match)
     reason = failure_of(match)
-    if mode == "exit":
-        words = words.replace("GTP engine (*)", "Fake exit 1.0")
     assert reason == words and "\n" not in reason
     assert match.turn is Color.BLACK
     assert len(match.game.plies) == (2 if mode == "exit" else 0)  # the moves so far are kept
@@ -132,7 +133,7 @@ async def test_an_engine_that_goes_wrong_fails_in_one_line(
 async def test_a_malformed_nboard_answer_and_the_edax_form_of_an_answer(tmp_path: Path) -> None:
     bad = Match(MatchSettings(engine_spec(tmp_path, "nboard", "malformed"), QUICK), make_source)
     await play(bad)
-    assert failure_of(bad) == "Fakemalformed answered '=== Z9' to go: not a move"
+    assert failure_of(bad) == ("NBoard engine (fake_engine.py) answered '=== Z9' to go: not a move")
     await bad.aclose()
     edax = Match(MatchSettings(engine_spec(tmp_path, "nboard", "edax"), QUICK), make_source)
     assert await asyncio.wait_for(edax.run(), 60) is not None
@@ -145,7 +146,7 @@ async def test_an_engine_past_its_deadline_fails_and_is_ended(tmp_path: Path) ->
     match = Match(MatchSettings(spec, QUICK), lambda s, seed: source if s == spec else QUICK_SOURCE)
     began = time.monotonic()
     await play(match)
-    assert failure_of(match) == "Fake hang 1.0 did not move within 0.5 seconds"
+    assert failure_of(match) == "GTP engine (fake_engine.py) did not move within 0.5 seconds"
     assert time.monotonic() - began < 10
     await match.aclose()
 
@@ -295,8 +296,8 @@ def test_an_unconfigured_name_in_a_saved_game_is_played_by_a_person() -> None:
 
     engine = PlayerSpec.from_text("engine:Gone")
     settings, note = playable(MatchSettings(engine, QUICK), {})
-    assert settings.black == PlayerSpec.human()
-    assert note is not None and "engine:Gone (Black)" in note
+    assert settings.black == PlayerSpec.person("Engine (Gone)")
+    assert note is not None and "Engine (Gone) (Black)" in note
     same, none = playable(MatchSettings(PlayerSpec.from_text("gtp:x"), QUICK), {})
     assert none is None and same.black.kind is PlayerKind.GTP
 

@@ -122,8 +122,9 @@ def saved_here(path: Path, game: Game, black: PlayerSpec, white: PlayerSpec) -> 
 
 
 def test_load_plays_on_with_the_players_the_file_names_as_ctrl_o_does(tmp_path: Path) -> None:
-    """A file saved here says who played: --load takes its players, as Ctrl+O does; a
-    file from elsewhere keeps the usual ones, and --black/--white still name a side."""
+    """A file says who played: --load takes its players, as Ctrl+O does (a file from
+    elsewhere: persons by the names it gives, never the previous game's players), and
+    --black/--white still name a side."""
     after_f5 = Game.from_moves(None, parse_move_list("f5"))
     ours = saved_here(
         tmp_path / "ours.pgn", after_f5, PlayerSpec.human(), PlayerSpec.computer("easy")
@@ -134,29 +135,34 @@ def test_load_plays_on_with_the_players_the_file_names_as_ctrl_o_does(tmp_path: 
     foreign.write_text('[Event "club"]\n[Black "Ann"]\n[White "Bob"]\n\n1. f5 *\n')
     assert "Computer places" not in plain("--load", str(foreign)).stdout
     args = build_parser().parse_args(["--load", str(foreign)])
+    named = start_settings(args, start_game(args), "human", "medium")
+    assert (named.black, named.white) == (PlayerSpec.person("Ann"), PlayerSpec.person("Bob"))
+    bare = tmp_path / "bare.txt"
+    bare.write_text("f5d6\n")  # names nobody: the usual players
+    args = build_parser().parse_args(["--load", str(bare)])
     usual = start_settings(args, start_game(args), "human", "medium")
     assert (usual.black, usual.white) == (PlayerSpec.human(), PlayerSpec.computer("medium"))
 
 
-def test_load_in_line_mode_of_a_file_naming_an_engine_plays_it_or_says_why_not(
-    tmp_path: Path,
-) -> None:
-    """The engine a file names plays again; one that cannot start is one line, no
-    traceback, and an engine name nobody configured here is played by a person."""
+def test_load_in_line_mode_of_a_file_naming_an_engine_never_runs_it(tmp_path: Path) -> None:
+    """An engine a file names never runs, whatever its command: a person here plays
+    it under the engine's name, said in one line, no traceback."""
+    proof = tmp_path / "PWNED"
     path = tmp_path / "engine.pgn"
     path.write_text(
-        '[Event "x"]\n[BlackPlayer "human"]\n[WhitePlayer "gtp:edax -gtp"]\n\n1. f5 *\n'
+        '[Event "x"]\n[BlackPlayer "human"]\n'
+        f'[WhitePlayer "gtp:sh -c touch${{IFS}}{proof}"]\n\n1. f5 *\n'
     )
     done = plain("--load", str(path))
-    assert "Traceback" not in done.stderr and done.returncode == 1
-    assert done.stderr == (
-        "reversi: GTP engine (edax -gtp) cannot start: edax is not a program on PATH\n"
-    )
-    assert plain("--moves", "f5").stdout.startswith(done.stdout)  # the board, no more
-    path.write_text(path.read_text().replace("gtp:edax -gtp", "engine:Edax"))
-    done = plain("--load", str(path))  # White, a person here, is asked for a move
     assert "Traceback" not in done.stderr and done.returncode == 1  # the input ends
-    assert "engine:Edax (White): no engine is configured by that name" in done.stderr
+    assert not proof.exists()
+    assert "(White): an engine named in a file never runs; a person here plays it." in (done.stderr)
+    assert "Computer places" not in done.stdout
+    path.write_text(path.read_text().replace(f"gtp:sh -c touch${{IFS}}{proof}", "engine:Edax"))
+    done = plain("--load", str(path))  # White, a person here, is asked for a move
+    assert "Traceback" not in done.stderr and done.returncode == 1
+    assert not proof.exists()
+    assert "Engine (Edax) (White): an engine named in a file never runs" in done.stderr
     assert "Computer places" not in done.stdout
 
 

@@ -27,6 +27,7 @@ from reversi_tui.engine import PASS, Color, format_position
 from reversi_tui.match.record import GameRecord, Result
 from reversi_tui.match.settings import PlayerKind, PlayerSpec, handicap_of
 from reversi_tui.records.atomic import atomic_write
+from reversi_tui.records.names import shared_name
 from reversi_tui.records.paths import DATA_DIR_ENV, Places, StorageError
 from reversi_tui.terminal import warn
 
@@ -123,8 +124,8 @@ def history_table(games: list[StoredGame], total: int) -> Table:
         terms = "" if game.online is None else terms_words(game.online)
         cells = (
             record.started.astimezone().strftime("%Y-%m-%d %H:%M"),
-            _player_cell(game.black_name, game.online, Color.BLACK),
-            _player_cell(game.white_name, game.online, Color.WHITE),
+            _player_cell(shared_name(record.black, game.black_name), game.online, Color.BLACK),
+            _player_cell(shared_name(record.white, game.white_name), game.online, Color.WHITE),
             ("" if result is None else result_words(result)) + (terms and f"\n{terms}"),
             str(_move_count(record)),
         )
@@ -186,8 +187,8 @@ def game_json(game: StoredGame) -> dict[str, Any]:
     corners, colour = handicap_of(record.start) or (None, None)
     data: dict[str, Any] = {
         "id": game.id,
-        "black": _player_json(game.black_name, record.black),
-        "white": _player_json(game.white_name, record.white),
+        "black": _player_json(shared_name(record.black, game.black_name), record.black),
+        "white": _player_json(shared_name(record.white, game.white_name), record.white),
         "handicap": corners,
         "handicap_colour": colour.name.lower() if corners and colour else None,
         "start": format_position(record.start),
@@ -245,7 +246,11 @@ def pgn_tags(game: StoredGame) -> dict[str, str]:
     means them) and ``BlackRatingDiff``/``WhiteRatingDiff``."""
     from reversi_tui.records.online_facts import pgn_time_control
 
-    tags = {"Black": game.black_name, "White": game.white_name}
+    record = game.record
+    tags = {
+        "Black": shared_name(record.black, game.black_name),
+        "White": shared_name(record.white, game.white_name),
+    }
     online = game.online
     if online is None:
         return tags

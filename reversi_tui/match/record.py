@@ -305,10 +305,13 @@ def _move_of(name: str) -> Move:
 
 
 def _player_of(form: str | OldPlayerForm) -> PlayerSpec:
-    """A player: its text form, or the dict of fields the first releases wrote."""
+    """A player: its text form, or the dict of fields the first releases wrote; read
+    as a recorded one (``PlayerSpec.from_record``: an engine in a record never runs)."""
     if isinstance(form, str):
-        return PlayerSpec.from_text(form)
-    return PlayerSpec(form.kind, form.level, form.think_time, form.depth)
+        return PlayerSpec.from_record(form)
+    return PlayerSpec.from_record(
+        PlayerSpec(form.kind, form.level, form.think_time, form.depth).text
+    )
 
 
 def _result_of(form: ResultForm) -> Result:

@@ -10,11 +10,12 @@ PGN files and the records database all write players this way:
 
 =========================  ==============================================================
 ``human``                  a person at this terminal
+``human:NAME``             a person known by the name a file or a record gave
 ``hard``                   the computer at a level (``easy``, ``medium``, ``hard``,
                            ``expert``), on the level's own clock
 ``hard/2.5s``              ... thinking 2.5 seconds a move
 ``hard/6ply``              ... searching 6 plies deep (1 to 60), whatever the time
-``hard/0.5s/6ply``         ... both
+``hard/0.5s/6ply``         ... at most 6 plies, within 0.5 seconds
 ``gtp:COMMAND LINE``       an engine speaking GTP, started with COMMAND LINE
 ``nboard:COMMAND LINE``    an engine speaking NBoard's protocol, started with COMMAND LINE
 ``engine:NAME``            an engine configured under NAME
@@ -23,11 +24,21 @@ PGN files and the records database all write players this way:
 Seconds are written as Python writes the float, without a trailing ``.0`` (``2s``,
 ``0.25s``, ``1e-05s``), so every spec reads back equal. The engine kinds can be
 written, stored and read back; which kinds can play is ``players.SOURCES``.
+
+Two readers, by where the text comes from. ``from_text`` reads the user's own
+choices (the command line, the settings file, the new-game dialog): only it gives a
+player that starts a program. ``from_record`` reads everything else (a game file,
+an autosave, the records database, a message): a player it gives is *recorded*
+(``PlayerSpec.recorded``), and a recorded engine never runs; it is played on by a
+person here under the engine's name (``players.playable``, ``players.make_source``),
+and a recorded level searches on a clock, never to a fixed depth for ever. Files
+written for others (``shared_text``, ``label``) never carry a command line.
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Final
@@ -43,6 +54,7 @@ __all__ = [
     "MatchSettings",
     "PlayerKind",
     "PlayerSpec",
+    "person_name",
 ]
 
 #: The most seconds a computer is given to think a move (an hour): the most the command
@@ -56,6 +68,8 @@ PLAYER_FORMS: Final = (
     "time or depth (hard/2.5s, hard/6ply, hard/0.5s/6ply), gtp:COMMAND, nboard:COMMAND "
     "or engine:NAME"
 )
+#: The longest name a recorded person keeps (a file could give a page).
+MOST_NAME_CHARS: Final = 60
 
 
 class PlayerKind(StrEnum):
@@ -97,6 +111,8 @@ assert set(_LABELS) == set(PlayerKind)
 
 _SECONDS = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?s")
 _PLIES = re.compile(r"\d{1,2}ply")
+#: Programs that run another (an interpreter, ``env``): an engine is named by what they run.
+_RUNNER = re.compile(r"(?:python|pypy|perl|ruby|node|java|wine|env|nice|ba|da|z|)(?:sh)?[\d.]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +125,17 @@ class PlayerSpec:
     level: str = "medium"
     #: Seconds per move for a computer (None: the level's own budget).
     think_time: float | None = None
-    #: A fixed search depth instead of the clock (reproducible games; the arena uses it).
+    #: Plies to search: alone, exactly that deep with no clock (reproducible games; the
+    #: arena uses it); with ``think_time``, at most that deep within the time.
     depth: int | None = None
     #: An engine's command line (``gtp``, ``nboard``) or name (``engine``); "" otherwise.
     program: str = ""
+    #: A person's name as a file or a record gave it (``human:NAME``); "" for the
+    #: person at this terminal (recorded under the login name) and for every other kind.
+    name: str = ""
+    #: Read from a file, a record or a message (``from_record``), not chosen by the
+    #: user: an engine never runs from it. Not part of the value: equal specs may differ.
+    recorded: bool = field(default=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.kind is not PlayerKind.COMPUTER:
@@ -133,10 +156,20 @@ class PlayerSpec:
                 raise ValueError(f"a {self.kind} player's command is one line of text")
         elif self.program:
             raise ValueError(f"a {self.kind} player has no program")
+        if self.kind is not PlayerKind.HUMAN:
+            object.__setattr__(self, "name", "")
+        elif self.name:
+            object.__setattr__(self, "name", person_name(self.name))
 
     @classmethod
     def human(cls) -> PlayerSpec:
         return cls(PlayerKind.HUMAN)
+
+    @classmethod
+    def person(cls, name: str) -> PlayerSpec:
+        """A person known by ``name`` (cleaned: one line, at most ``MOST_NAME_CHARS``),
+        played here by whoever is at this terminal; the person here when it is empty."""
+        return cls(PlayerKind.HUMAN, name=name)
 
     @classmethod
     def computer(
@@ -156,7 +189,7 @@ class PlayerSpec:
         if self.kind.takes_program:
             return f"{self.kind}:{self.program}"
         if self.kind is PlayerKind.HUMAN:
-            return "human"
+            return f"human:{self.name}" if self.name else "human"
         parts = [self.level]
         if self.think_time is not None:
             parts.append(f"{repr(self.think_time).removesuffix('.0')}s")
@@ -164,13 +197,27 @@ class PlayerSpec:
             parts.append(f"{self.depth}ply")
         return "/".join(parts)
 
+    @property
+    def shared_text(self) -> str:
+        """The text form for a file others read (an export, a saved game): an engine
+        by its name only (``engine:gtp-rhino``), never its command line."""
+        if self.kind in (PlayerKind.GTP, PlayerKind.NBOARD):
+            return f"{PlayerKind.ENGINE}:{self.program_name}"
+        return self.text
+
     def __str__(self) -> str:
         return self.text
 
     @classmethod
     def from_text(cls, text: str) -> PlayerSpec:
-        """The player ``text`` writes; ValueError (saying how players are written) if none."""
+        """The player ``text`` writes, as the user chose it (the command line, the
+        settings file); ValueError (saying how players are written) if none. What a
+        file, a record or a message says is read by ``from_record``."""
         head, colon, program = text.partition(":")
+        if colon and head == PlayerKind.HUMAN:
+            if not program.strip() or not program.isprintable():
+                raise ValueError(f"{text!r} is not a player: {PLAYER_FORMS}")
+            return cls.person(program)
         if colon:
             kind = next((k for k in PlayerKind if k.takes_program and k.value == head), None)
             if kind is None or not program.strip() or not program.isprintable():
@@ -195,6 +242,19 @@ class PlayerSpec:
             raise ValueError(f"{text!r} is not a player ({error}): {PLAYER_FORMS}") from None
 
     @classmethod
+    def from_record(cls, text: str, name: str = "") -> PlayerSpec:
+        """The player a file, a record or a message gives (``text``: its text form;
+        ``name``: a person's name, when the file says it): a ``recorded``
+        spec, which never starts a program and whose level thinks at most
+        ``MOST_THINK_SECONDS`` a move, its depth on the level's usual clock when it has
+        none (``players.make_source``: ``hard/60ply`` would search for ever).
+        ValueError as ``from_text``."""
+        spec = cls.from_text(text)
+        if name and not spec.name and spec.kind is not PlayerKind.COMPUTER:
+            spec = replace(spec, name=name)
+        return replace(spec, recorded=True)
+
+    @classmethod
     def parse(cls, choice: str, think_time: float | None = None) -> PlayerSpec:
         """A ``--black``/``--white`` value (the text form) with ``--think-time``, which
         a computer without a time of its own takes."""
@@ -210,8 +270,14 @@ class PlayerSpec:
     # What the kind means -------------------------------------------------------------------
     @property
     def is_human(self) -> bool:
-        """A person: recorded under a login name, counted in statistics."""
+        """A person: recorded under a login name (or the name a file gave), counted in
+        statistics."""
         return self.kind is PlayerKind.HUMAN
+
+    @property
+    def runs_program(self) -> bool:
+        """An engine this process may start: chosen by the user, not read from a file."""
+        return self.kind.takes_program and not self.recorded
 
     @property
     def identity(self) -> str:
@@ -222,14 +288,45 @@ class PlayerSpec:
         return self.program
 
     @property
+    def program_name(self) -> str:
+        """An engine's name without its arguments or folders: ``gtp-rhino`` for
+        ``gtp:/usr/games/gtp-rhino -l 5``, NAME for ``engine:NAME``; "" for others."""
+        if self.kind is PlayerKind.ENGINE:
+            return self.program
+        if not self.kind.takes_program:
+            return ""
+        try:
+            words = shlex.split(self.program)
+        except ValueError:
+            words = self.program.split()
+        names = [word.rstrip("/").rsplit("/", 1)[-1] or word for word in words]
+        # ``python3 engine.py``, ``env X=1 edax``: the program is the script or the command.
+        run = [n for n in names if not (_RUNNER.fullmatch(n) or n.startswith("-") or "=" in n)]
+        return (run or names or [self.program])[0]
+
+    @property
     def choice(self) -> str:
         """The simple choice: ``human`` or the level (an engine's text)."""
         return self.level if self.kind is PlayerKind.COMPUTER else self.text
 
     @property
     def label(self) -> str:
-        """``Human``, ``Computer (hard)``, ``GTP engine (edax -gtp)``."""
-        return "Human" if self.is_human else self.kind.describe(self.identity)
+        """``Human``, ``Computer (hard)``, ``GTP engine (gtp-rhino)``, a person's name:
+        never an engine's arguments, so any file or screen may show it."""
+        if self.name:
+            return self.name
+        if self.is_human:
+            return "Human"
+        if self.kind is PlayerKind.COMPUTER:
+            return self.kind.describe(self.level)
+        return self.kind.describe(self.program_name)
+
+
+def person_name(text: str) -> str:
+    """A name from a file as it may be shown and recorded: one line of printable text,
+    spaces trimmed, at most ``MOST_NAME_CHARS`` characters."""
+    cleaned = "".join(c if c.isprintable() else " " for c in text)
+    return " ".join(cleaned.split())[:MOST_NAME_CHARS].strip()
 
 
 def handicap_of(start: Position) -> tuple[int, Color] | None:

@@ -397,7 +397,9 @@ def _stored_of(row: sqlite3.Row) -> StoredGame:
 
 
 def _spec_of(row: sqlite3.Row, colour: str) -> PlayerSpec:
-    return PlayerSpec.from_text(row[f"{colour}_player"])
+    """A row's player, as recorded (``PlayerSpec.from_record``): a game replayed from
+    the records never starts the engine it names."""
+    return PlayerSpec.from_record(row[f"{colour}_player"])
 
 
 # The database ---------------------------------------------------------------------------

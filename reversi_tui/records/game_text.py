@@ -19,6 +19,7 @@ from reversi_tui.match.settings import (
     MatchSettings,
     PlayerSpec,
     handicap_of,
+    person_name,
 )
 
 #: Spellings of a pass in game files (any case).
@@ -44,8 +45,12 @@ class ImportedGame:
 
     @property
     def players(self) -> tuple[PlayerSpec, PlayerSpec] | None:
-        """Black's and White's players when the file says who played; None when not."""
-        return (self.record.black, self.record.white) if self.ours else None
+        """Black's and White's players as the file gives them: who played (our own
+        tags), else persons by the names it gives (``Black``/``White``, GGF's
+        ``PB``/``PW``); None when it names nobody (a bare move list)."""
+        if self.ours or any(given_name(self.tags.get(c)) for c in ("Black", "White")):
+            return self.record.black, self.record.white
+        return None
 
 
 def opening_settings(
@@ -189,23 +194,37 @@ def pgn_date(moment: datetime) -> str:
 
 
 def player_tag(spec: PlayerSpec) -> str:
-    """Our own tag for a player: its text form (``human``, ``hard/2s``, ``gtp:edax -gtp``)."""
-    return spec.text
+    """Our own tag for a player: its text form for others to read (``human``,
+    ``hard/2s``, ``engine:gtp-rhino``: an engine's name, never its command line)."""
+    return spec.shared_text
 
 
-def parse_player_tag(text: str | None) -> PlayerSpec:
-    """The inverse of ``player_tag``; also the first releases' ``computer LEVEL
-    [SECONDS]``. A person when absent or not ours."""
+#: What files write for a name nobody gave (``Human``: our label for the person here).
+_NO_NAMES = frozenset({"", "?", "-", "unknown", "human"})
+
+
+def given_name(text: str | None) -> str:
+    """A player's name as a file gives it (``Black``, ``PB``), "" when it gives none."""
+    name = person_name(text or "")
+    return "" if name.lower() in _NO_NAMES else name
+
+
+def parse_player_tag(text: str | None, name: str | None = None) -> PlayerSpec:
+    """The player a file's tag (``BlackPlayer``) gives, with the ``name`` it played
+    under (``Black``): a recorded player (``PlayerSpec.from_record``: an engine never
+    runs from a file). Also the first releases' ``computer LEVEL [SECONDS]``. Without
+    our tag, a person by that name, or the person here when the file names nobody."""
+    named = given_name(name)
     words = (text or "").split()
     try:
         if len(words) in (2, 3) and words[0] == "computer":
-            think = float(words[2]) if len(words) == 3 else None
-            return _at_most_an_hour(PlayerSpec.computer(words[1], think))
+            think = f"/{float(words[2])!r}s" if len(words) == 3 else ""
+            return _at_most_an_hour(PlayerSpec.from_record(f"{words[1]}{think}"))
         if text is not None:
-            return _at_most_an_hour(PlayerSpec.from_text(text))
+            return _at_most_an_hour(PlayerSpec.from_record(text, named))
     except ValueError:
         pass
-    return PlayerSpec.human()
+    return PlayerSpec.from_record("human", named)
 
 
 def _at_most_an_hour(spec: PlayerSpec) -> PlayerSpec:

@@ -18,13 +18,13 @@ from collections.abc import Mapping, Sequence
 from reversi_tui.engine import PASS, Color, Move, Position, parse_square, square_name
 from reversi_tui.engine.notation import NotationError
 from reversi_tui.match.record import GameRecord
-from reversi_tui.match.settings import PlayerSpec
 from reversi_tui.records.game_text import (
     PASS_WORDS,
     FormatError,
     ImportedGame,
     no_such_game,
     parse_date,
+    parse_player_tag,
     pgn_date,
     record_of,
     replay,
@@ -68,8 +68,8 @@ def _read(body: str) -> ImportedGame:
             tags[ours] = tags[theirs]
     if "DT" in tags:
         tags["Date"] = pgn_date(started)
-    human = PlayerSpec.human()
-    return ImportedGame(record_of(game, human, human, started), tags)
+    black, white = (parse_player_tag(None, tags.get(key)) for key in ("PB", "PW"))
+    return ImportedGame(record_of(game, black, white, started), tags)
 
 
 def _board(value: str) -> Position:

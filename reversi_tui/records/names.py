@@ -12,7 +12,7 @@ import pwd
 
 from reversi_tui.match.settings import PlayerSpec
 
-__all__ = ["local_user", "player_name"]
+__all__ = ["local_user", "player_name", "shared_name"]
 
 
 def local_user() -> str:
@@ -26,6 +26,13 @@ def local_user() -> str:
 
 
 def player_name(spec: PlayerSpec, user: str) -> str:
-    """The name a side is recorded under: ``user`` for a human, else its label
-    (``Computer (hard)``, ``GTP engine (edax -gtp)``)."""
-    return user if spec.is_human else spec.label
+    """The name a side is recorded under: ``user`` for the person here, the name a
+    file gave a person, else its label (``Computer (hard)``, ``GTP engine (edax)``)."""
+    return user if spec.is_human and not spec.name else spec.label
+
+
+def shared_name(spec: PlayerSpec, name: str) -> str:
+    """The name to show or export for a side recorded under ``name``: an engine's
+    label (``GTP engine (gtp-rhino)``), since records written before named an engine
+    by its command line; ``name`` for anyone else."""
+    return spec.label if spec.kind.takes_program else name

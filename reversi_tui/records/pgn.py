@@ -23,10 +23,12 @@ side's. A start with White to move begins ``1... d3``.
 
 ``Result`` is Black's discs, then White's (``*`` while unfinished). A start other
 than the usual one is ``[Position "<64 squares a1..h8: X, O, -> <X or O>"]``.
-``BlackPlayer``/``WhitePlayer`` are ours, each player's text form (``human``,
-``hard/2s``, ``gtp:edax -gtp``: see ``PlayerSpec``), so our files give back exactly who
-played; other programs ignore them. The first releases' ``computer LEVEL [SECONDS]``
-is still read.
+``BlackPlayer``/``WhitePlayer`` are ours, each player's text form for others
+(``human``, ``hard/2s``, ``engine:gtp-rhino``: ``PlayerSpec.shared_text``, never an
+engine's command line), so our files give back who played; other programs ignore
+them. The first releases' ``computer LEVEL [SECONDS]`` is still read. Whatever a file
+says, its players are read as recorded ones (``PlayerSpec.from_record``): an engine
+named in a file never runs, and its ``Black``/``White`` names are kept.
 """
 
 from __future__ import annotations
@@ -155,8 +157,8 @@ def _read(tags: dict[str, str], words: list[str]) -> ImportedGame:
         check_result(game, int(scores[1]), int(scores[2]), written)
     record = record_of(
         game,
-        parse_player_tag(tags.get("BlackPlayer")),
-        parse_player_tag(tags.get("WhitePlayer")),
+        parse_player_tag(tags.get("BlackPlayer"), tags.get("Black")),
+        parse_player_tag(tags.get("WhitePlayer"), tags.get("White")),
         parse_date(" ".join(tags[key] for key in ("Date", "Time") if key in tags)),
         forfeit_of(game, tags.get("Termination"), written),
     )

@@ -57,17 +57,23 @@ class Opponent:
     """Who the viewer played: a computer level, an engine, or a human's name."""
 
     kind: PlayerKind
-    #: The level for a computer, the command or name for an engine, the name for a human.
+    #: The level for a computer, the program's name for an engine (never its command
+    #: line: ``PlayerSpec.program_name``), the name for a human.
     name: str
 
     @classmethod
     def of(cls, spec: PlayerSpec, name: str) -> Opponent:
-        """A person by the name recorded, any other player by what it is (``identity``)."""
-        return cls(spec.kind, name if spec.is_human else spec.identity)
+        """A person by the name recorded, a computer by its level, an engine by its name."""
+        if spec.is_human:
+            return cls(spec.kind, name)
+        if spec.kind is PlayerKind.COMPUTER:
+            return cls(spec.kind, spec.level)
+        return cls(spec.kind, spec.program_name)
 
     @property
     def label(self) -> str:
-        """``Computer (hard)``, ``GTP engine (edax -gtp)`` or the human's name."""
+        """``Computer (hard)``, ``GTP engine (gtp-rhino)`` (as the game showed it) or the
+        human's name."""
         return self.kind.describe(self.name)
 
 

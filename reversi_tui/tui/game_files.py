@@ -112,7 +112,8 @@ class GameFiles:
             screen.play_on(game, settings)
             if not game.is_over:  # a finished game's dialog speaks for itself
                 screen.set_status(f"Opened {source}: playing on from move {game.move_number}.")
-            screen.set_status(f"{screen.status}{left}")
+            note = screen.player_note
+            screen.set_status(f"{screen.status}{left}" + (f" {note}" if note else ""))
 
         if not screen.match.in_progress:
             show()

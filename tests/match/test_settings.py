@@ -235,6 +235,10 @@ def test_what_a_kind_does_not_use_is_not_kept() -> None:
 def test_players_are_told_apart_by_level_or_program_not_by_clock() -> None:
     assert PlayerSpec.computer("hard", 2.0, 6).identity == "hard"
     assert PlayerSpec.engine(PlayerKind.GTP, "edax -gtp").identity == "edax -gtp"
-    assert PlayerSpec.engine(PlayerKind.GTP, "edax -gtp").label == "GTP engine (edax -gtp)"
+    # A label never carries an engine's arguments: it is shown and exported.
+    assert PlayerSpec.engine(PlayerKind.GTP, "/opt/edax -gtp -l 5").label == "GTP engine (edax)"
+    assert PlayerSpec.engine(PlayerKind.GTP, "python3 -u my_engine.py").label == (
+        "GTP engine (my_engine.py)"
+    )
     assert PlayerKind.COMPUTER.describe("hard") == "Computer (hard)"
     assert PlayerSpec.human().is_human and not PlayerSpec.computer("easy").is_human

@@ -588,7 +588,7 @@ def test_no_check_names_the_kinds_so_an_engine_is_recorded(db: RecordsDatabase, 
     edax = PlayerSpec.from_text("gtp:edax -gtp -l 20")
     record = finished_record(6, white=edax)
     game_id = db.add(record, "ann", player_name(edax, "ann"))
-    assert db.get(game_id) == StoredGame(game_id, record, "ann", "GTP engine (edax -gtp -l 20)")
+    assert db.get(game_id) == StoredGame(game_id, record, "ann", "GTP engine (edax)")
     connection = raw(path)
     [schema] = connection.execute("SELECT sql FROM sqlite_master WHERE name = 'games'").fetchone()
     connection.close()

@@ -150,7 +150,8 @@ def test_our_pgn_keeps_players_handicap_and_date() -> None:
     back = read_pgn(text)
     assert back.ours
     assert back.record.start == start and back.record.moves == ours.moves
-    assert (back.record.black, back.record.white) == (ours.black, ours.white)
+    # The person is known by the name the file gives: never credited to whoever opens it.
+    assert (back.record.black, back.record.white) == (PlayerSpec.person("alice"), ours.white)
     assert back.record.started.date() == WHEN.astimezone().date()
     assert max(len(line) for line in text.splitlines()) <= 80
 
@@ -169,7 +170,7 @@ def test_the_player_tags_of_the_first_releases_read_the_same() -> None:
     assert old.record.black == PlayerSpec.computer("easy")
     assert old.record.white == PlayerSpec.computer("hard", 2.0)
     human = read_pgn(OLD_PGN.replace("computer easy", "human"))
-    assert human.record.black == PlayerSpec.human()
+    assert human.record.black == PlayerSpec.person("Computer (easy)")
 
 
 @pytest.mark.parametrize(
@@ -184,15 +185,24 @@ def test_the_player_tags_of_the_first_releases_read_the_same() -> None:
 )
 def test_every_player_goes_through_a_pgn_tag_and_back(spec: PlayerSpec) -> None:
     text = write_pgn(record(random_game(5, plies=10), spec, PlayerSpec.human()))
-    quoted = spec.text.replace('"', '\\"')
-    assert f'[BlackPlayer "{quoted}"]' in text
-    assert read_pgn(text).record.black == spec
+    assert f'[BlackPlayer "{spec.shared_text}"]' in text
+    back = read_pgn(text).record.black
+    assert back == PlayerSpec.from_text(spec.shared_text) and back.recorded
+    assert not back.runs_program
+
+
+def test_an_engine_is_written_by_its_name_never_its_command_line() -> None:
+    engine = PlayerSpec.from_text("gtp:/usr/games/gtp-rhino -l 5 --secret=xyz")
+    text = write_pgn(record(random_game(5, plies=10), engine, PlayerSpec.human()))
+    assert "secret" not in text and "-l 5" not in text
+    assert '[BlackPlayer "engine:gtp-rhino"]' in text
+    assert '[Black "GTP engine (gtp-rhino)"]' in text
 
 
 @pytest.mark.parametrize("tag", ["Kasparov", "computer godlike", "computer hard fast", "hard/9"])
 def test_a_player_tag_that_is_not_ours_reads_as_a_person(tag: str) -> None:
     text = OLD_PGN.replace("computer easy", tag)
-    assert read_pgn(text).record.black == PlayerSpec.human()
+    assert read_pgn(text).record.black == PlayerSpec.person("Computer (easy)")
 
 
 # --- GGF -----------------------------------------------------------------------------

@@ -176,10 +176,10 @@ def test_an_engine_is_an_opponent_of_its_own_between_computers_and_people() -> N
     ]
     stats = statistics(games, ME)
     edax = stats.opponents[0]
-    assert edax.opponent == Opponent(PlayerKind.GTP, "edax -gtp")
+    assert edax.opponent == Opponent(PlayerKind.GTP, "edax")
     assert (edax.games, edax.wins, edax.losses) == (2, 1, 1)
     labels = [t.opponent.label for t in stats.opponents if t.opponent]
-    assert labels == ["GTP engine (edax -gtp)", "Computer (hard)", "Engine (Edax)", "bob"]
+    assert labels == ["GTP engine (edax)", "Computer (hard)", "Engine (Edax)", "bob"]
     # An engine recorded under the viewer's name is still not the viewer.
     as_me = stored(6, "gtp:edax -gtp", "bob", WIN)
     assert view(StoredGame(6, as_me.record, ME, "bob"), ME) is None

@@ -27,7 +27,8 @@ async def test_a_thinking_engine_shows_its_name_and_search_line(tmp_path: Path) 
         screen = app.game_screen
         await wait_until(pilot, lambda: "depth 7" in screen._turn_text(), limit=15)
         assert screen._turn_text() == "Move 1 · Black thinking: depth 7  eval 1.50  pv F5"
-        assert screen._labels()[Color.BLACK] == "Fakehang"
+        # One name everywhere: its label, never its command line.
+        assert screen._labels()[Color.BLACK] == "NBoard engine (fake_engine.py)"
         source = screen.match.sources[Color.BLACK]
         assert isinstance(source, EngineSource)
         await app.game_screen.match.aclose()  # quitting ends the thinking engine
@@ -44,7 +45,7 @@ async def test_a_failed_engine_is_a_dialog_and_the_computer_plays_on() -> None:
         assert isinstance(dialog, ConfirmScreen)
         assert dialog.title_text == "A player failed"
         assert dialog.question.startswith(
-            "GTP engine (no-such-engine -l 5) cannot start: no-such-engine is not a program"
+            "GTP engine (no-such-engine) cannot start: no-such-engine is not a program"
         )
         assert screen.match.state is MatchState.FAILED and not screen.match.is_over
         await pilot.press("y")
@@ -74,7 +75,7 @@ async def test_the_new_game_dialog_lists_the_configured_engines() -> None:
         assert isinstance(dialog, NewGameScreen)
         assert dialog.players[-2:] == (
             ("Engine - Rhino", "engine:Rhino"),
-            ("GTP engine (edax -gtp)", "gtp:edax -gtp"),
+            ("GTP engine (edax)", "gtp:edax -gtp"),
         )
         black = dialog.query_one("#black", Select)
         black.value = "engine:Rhino"

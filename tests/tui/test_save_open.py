@@ -22,7 +22,7 @@ from reversi_tui.engine import (
     parse_position,
     parse_square,
 )
-from reversi_tui.match import GameRecord, PlayerSpec
+from reversi_tui.match import GameRecord, MatchSettings, PlayerSpec
 from reversi_tui.records.formats import (
     SAVED_FORMATS,
     parse_moves_text,
@@ -521,7 +521,7 @@ async def test_a_recorded_game_opens_with_its_players(tmp_path: Path) -> None:
         assert ui(app).game.position == game.position
 
 
-async def test_a_file_of_ours_brings_its_players_a_foreign_one_keeps_ours(tmp_path: Path) -> None:
+async def test_a_file_brings_its_players_a_foreign_one_its_names(tmp_path: Path) -> None:
     keeper = keeper_on(tmp_path)
     game = Game.from_moves(None, [parse_square("f5")])
     ours = GameRecord.of(game, players(PlayerSpec.computer("easy"), PlayerSpec.human()))
@@ -547,8 +547,49 @@ async def test_a_file_of_ours_brings_its_players_a_foreign_one_keeps_ours(tmp_pa
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.screen is ui(app))
         settings = ui(app).match.settings
-        assert settings.black == PlayerSpec.human() and settings.white == PlayerSpec.human()
+        # The file's own names, never the previous game's players, nor "you".
+        assert (settings.black, settings.white) == (
+            PlayerSpec.person("Ann"),
+            PlayerSpec.person("Bob"),
+        )
         assert ui(app).game.move_list() == "f5d6"
+
+
+async def test_opening_a_file_never_runs_the_engine_it_names(tmp_path: Path) -> None:
+    """The critical fault: a file whose player is ``gtp:sh -c ...`` ran that command
+    when opened with Ctrl+O. It opens with a person here under the engine's name."""
+    from reversi_tui.players import source_factory
+
+    keeper = keeper_on(tmp_path)
+    proof = tmp_path / "PWNED"
+    path = tmp_path / "evil.pgn"
+    path.write_text(
+        '[Event "x"]\n[Black "ann"]\n[White "bob"]\n[BlackPlayer "human"]\n'
+        f'[WhitePlayer "gtp:sh -c touch${{IFS}}{proof}"]\n\n1. f5 *\n'
+    )
+    app = ReversiApp(
+        MatchSettings(PlayerSpec.human(), PlayerSpec.human()),
+        make_source=source_factory({}),
+        keeper=keeper,
+        delay=0.0,
+        reply_delay=0.0,
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = await open_dialog(app, pilot)
+        await type_name(pilot, screen, str(path))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.screen is ui(app))
+        await settle(app, pilot)
+        white = ui(app).match.settings.white
+        assert white.is_human and not white.kind.takes_program
+        assert ui(app).match.local_to_move  # White, a person here, is to move
+        assert "White GTP engine (PWNED)" in screen_text(app)  # its name, not its command
+        assert "an engine named in a file never runs" in ui(app).status
+        await pilot.press("d", "6")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: ui(app).game.move_list() == "f5d6")
+        assert not proof.exists()
 
 
 # Copying --------------------------------------------------------------------------------

@@ -136,6 +136,12 @@ class MatchScreen(Screen[None]):
             match.hold()
         return match
 
+    @property
+    def player_note(self) -> str | None:
+        """What ``playable`` said of the players of the match on the board (an engine a
+        file named, played by a person here), or None."""
+        return self._unplayable
+
     def _keep_match(self, match: Match, save: Autosave | None) -> None:
         """A new match is made (the local screen's keeper saves it): nothing here."""
 
