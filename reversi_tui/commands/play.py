@@ -24,6 +24,7 @@ from reversi_tui.commands.options import (
 from reversi_tui.engine import Color, Game
 from reversi_tui.engine.notation import NotationError
 from reversi_tui.match import MatchSettings, PlayerKind, PlayerSpec
+from reversi_tui.match.settings import LEVEL_NAMES, engine_forms
 from reversi_tui.records.paths import DATA_DIR_ENV, file_kind
 from reversi_tui.terminal import is_terminal, terminal_problem, use_ascii, warn
 
@@ -46,6 +47,8 @@ TUI_ONLY = (
     "--new",
     "--resume",
 )
+#: The levels as --help says them: ``easy, medium, hard or expert``.
+_LEVELS_SAID = f"{', '.join(LEVEL_NAMES[:-1])} or {LEVEL_NAMES[-1]}"
 #: The TUI's pause between computer moves when --delay is not given.
 DEFAULT_DELAY = 0.5
 #: The least seconds the computer takes to answer a person when --reply-delay is not given.
@@ -105,10 +108,10 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         "--black",
         type=player_option,
         metavar="PLAYER",
-        help="who plays black: human, easy, medium, hard or expert, or a level with its own "
+        help=f"who plays black: human, {_LEVELS_SAID}, or a level with its own "
         "seconds or depth per move, like hard/2.5s, hard/6ply or hard/0.5s/6ply, or an "
-        "engine: gtp:COMMAND, nboard:COMMAND, or engine:NAME as the settings file "
-        "configures it (default: human)",
+        f"engine: {engine_forms()} (NAME as the settings file configures it; "
+        "default: human)",
     )
     parser.add_argument(
         "--white",

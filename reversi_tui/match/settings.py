@@ -54,7 +54,9 @@ __all__ = [
     "MatchSettings",
     "PlayerKind",
     "PlayerSpec",
+    "engine_forms",
     "person_name",
+    "player_forms",
 ]
 
 #: The most seconds a computer is given to think a move (an hour): the most the command
@@ -62,12 +64,7 @@ __all__ = [
 MOST_THINK_SECONDS: Final = 3600.0
 #: The simple choices (the new-game dialog's): a human, or the computer at a level.
 PLAYER_CHOICES = ("human", *LEVEL_NAMES)
-#: How a player is written, for messages.
-PLAYER_FORMS: Final = (
-    f"a player is written human, a level ({', '.join(LEVEL_NAMES)}), a level with its "
-    "time or depth (hard/2.5s, hard/6ply, hard/0.5s/6ply), gtp:COMMAND, nboard:COMMAND "
-    "or engine:NAME"
-)
+
 #: The longest name a recorded person keeps (a file could give a page).
 MOST_NAME_CHARS: Final = 60
 
@@ -108,6 +105,34 @@ _LABELS: Final = {
     PlayerKind.ENGINE: "Engine ({})",
 }
 assert set(_LABELS) == set(PlayerKind)
+
+#: How each kind's players are written, for messages and help (``{levels}``: the levels).
+_FORMS: Final = {
+    PlayerKind.HUMAN: "human",
+    PlayerKind.COMPUTER: "a level ({levels}), a level with its time or depth "
+    "(hard/2.5s, hard/6ply, hard/0.5s/6ply)",
+    PlayerKind.GTP: "gtp:COMMAND",
+    PlayerKind.NBOARD: "nboard:COMMAND",
+    PlayerKind.ENGINE: "engine:NAME",
+}
+assert set(_FORMS) == set(PlayerKind)
+
+
+def player_forms() -> str:
+    """Every way a player is written, from the kinds and the levels (a new kind or level
+    shows up here, in ``--help`` and in the settings file's messages by itself)."""
+    forms = [_FORMS[kind].format(levels=", ".join(LEVEL_NAMES)) for kind in PlayerKind]
+    return f"{', '.join(forms[:-1])} or {forms[-1]}"
+
+
+def engine_forms() -> str:
+    """The engine kinds' forms: ``gtp:COMMAND, nboard:COMMAND or engine:NAME``."""
+    forms = [_FORMS[kind] for kind in PlayerKind if kind.takes_program]
+    return f"{', '.join(forms[:-1])} or {forms[-1]}"
+
+
+#: How a player is written, for messages.
+PLAYER_FORMS: Final = f"a player is written {player_forms()}"
 
 _SECONDS = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?s")
 _PLIES = re.compile(r"\d{1,2}ply")

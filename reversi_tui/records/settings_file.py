@@ -27,7 +27,7 @@ from typing import Any
 
 import tomli_w
 
-from reversi_tui.match.settings import LEVEL_NAMES, MOST_THINK_SECONDS, PlayerSpec
+from reversi_tui.match.settings import MOST_THINK_SECONDS, PlayerSpec, player_forms
 from reversi_tui.players import can_play
 from reversi_tui.players_engine import EngineConfig
 from reversi_tui.records.atomic import atomic_write, set_aside
@@ -104,11 +104,7 @@ def _pace(value: Any) -> float | None:
     return float(value) if 0 <= value <= 3600 else None
 
 
-_PLAYER = (
-    f"a player: human, a level ({', '.join(LEVEL_NAMES)}), a level with its time or "
-    "depth, like hard/2.5s or hard/6ply, or an engine (gtp:COMMAND, nboard:COMMAND, "
-    "engine:NAME)"
-)
+_PLAYER = f"a player: {player_forms()}"
 #: Each key's check: the value to use, or None when it cannot be used.
 _CHECKS: dict[str, Callable[[Any], Any]] = {
     "theme": _theme,

@@ -242,3 +242,26 @@ def test_players_are_told_apart_by_level_or_program_not_by_clock() -> None:
     )
     assert PlayerKind.COMPUTER.describe("hard") == "Computer (hard)"
     assert PlayerSpec.human().is_human and not PlayerSpec.computer("easy").is_human
+
+
+def test_every_kind_and_level_is_said_wherever_players_are_explained(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The forms are derived from the enums: a new level (or kind) needs no other edit."""
+    from reversi_tui.match import settings
+
+    monkeypatch.setattr(settings, "LEVEL_NAMES", (*settings.LEVEL_NAMES, "grandmaster"))
+    forms = settings.player_forms()
+    assert "grandmaster" in forms
+    for kind in settings.PlayerKind:
+        assert settings._FORMS[kind].split(" ")[0].split("(")[0] in forms
+    assert settings.engine_forms() == "gtp:COMMAND, nboard:COMMAND or engine:NAME"
+
+
+def test_the_command_line_help_names_every_level_and_engine_kind() -> None:
+    from reversi_tui.cli import build_parser
+    from reversi_tui.match.settings import LEVEL_NAMES, engine_forms
+
+    text = " ".join(build_parser().format_help().split())
+    assert all(level in text for level in LEVEL_NAMES)
+    assert engine_forms() in text

@@ -17,8 +17,8 @@ from reversi_tui.records.settings_file import StoredSettings, load_settings, sav
 #: What the message says a player is.
 PLAYERS_EXPECTED = (
     "a player: human, a level (easy, medium, hard, expert), a level with its time or "
-    "depth, like hard/2.5s or hard/6ply, or an engine (gtp:COMMAND, nboard:COMMAND, "
-    "engine:NAME)"
+    "depth (hard/2.5s, hard/6ply, hard/0.5s/6ply), gtp:COMMAND, nboard:COMMAND or "
+    "engine:NAME"
 )
 
 CHOSEN = StoredSettings(
