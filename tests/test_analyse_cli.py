@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from reversi_tui.cli import main
-from reversi_tui.engine import PASS, Position, parse_position, square_name
+from reversi_tui.engine import PASS, Position, parse_position, parse_square, square_name
 from reversi_tui.engine.ai import endgame
 from reversi_tui.records.formats import read_game
 from reversi_tui.records.ggf import read_ggf
@@ -93,7 +93,7 @@ def test_the_table_of_an_endgame(capsys: pytest.CaptureFixture[str]) -> None:
     assert "mean loss" in out and "accuracy" in out
     blunders = next(line.split() for line in out.splitlines() if line.strip().startswith("blunder"))
     assert blunders == ["blunder", "1", "1"]
-    assert "The game turned at move 5 (Black h5: -12, best f1)." in out
+    assert "The game turned at move 5 (Black h5: -14 blunder, loss 12, best f1)." in out
     assert "Final value for Black: -10 (exact)." in out
     assert re.search(r"Analysed in \d+\.\d s \(0\.35 s a position at hard", out)
     assert "\x1b[" not in out  # plain words when not a terminal
@@ -127,7 +127,7 @@ def test_passes_are_rows_of_their_own(capsys: pytest.CaptureFixture[str]) -> Non
     lines = out.splitlines()
     third = next(i for i, line in enumerate(lines) if line.split()[:3] == ["3", "Black", "h5"])
     assert lines[third + 1].split() == ["win->loss"]
-    assert "The game turned at move 3 (Black h5: -32, best h2, win->loss)." in out
+    assert "The game turned at move 3 (Black h5: -14 blunder (win->loss), loss 32, best h2)." in out
 
 
 def test_standard_input(
@@ -182,6 +182,7 @@ def test_json_has_every_documented_field(capsys: pytest.CaptureFixture[str]) -> 
         "white": None,
         "start": WITH_PASSES[:66],
         "moves": [m["played"] for m in data["moves"]],
+        "opening": None,  # from another start: no opening has a name there
     }
     assert len(data["moves"]) == 14  # one entry a ply, the two passes included
     assert [m["ply"] for m in data["moves"]] == list(range(1, 15))
@@ -238,7 +239,7 @@ def test_the_second_look_comes_from_the_cache(
     assert len(searches) == 1 and second["cached"] is True
     assert second["moves"] == first["moves"] and second["turning_point"] == first["turning_point"]
     status, out, _ = analyse(capsys, ENDGAME)
-    assert status == 0 and len(searches) == 1 and "shown from the cache" in out
+    assert status == 0 and len(searches) == 1 and "Shown from the cache." in out
     # Other options are another analysis.
     as_json(capsys, ENDGAME, "--level", "medium")
     assert len(searches) == 2
@@ -274,10 +275,15 @@ def test_annotated_pgn_reads_back(capsys: pytest.CaptureFixture[str]) -> None:
     assert (status, err) == (0, "")
     assert '[Annotator "reversi_tui analysis"]' in out
     flat = " ".join(out.split())
-    assert "1. g7 {-30 blunder, best c8} 1... c8 2. h5 {-32 blunder (win->loss), best h2}" in flat
+    # Each error as the table says it: its value, class, loss and the best move.
+    assert (
+        "1. g7 {+18 blunder, loss 30, best c8} 1... c8 "
+        "2. h5 {-14 blunder (win->loss), loss 32, best h2}" in flat
+    )
     # No comment on a best move, nor on a forced one.
     assert (
-        "3. h2 h7 {-8 mistake, best h8} 4. h8 g1 5. b2 {-34 blunder (win->loss), best f2}" in flat
+        "3. h2 h7 {-22 mistake, loss 8, best h8} 4. h8 g1 "
+        "5. b2 {-12 blunder (win->loss), loss 34, best f2}" in flat
     )
     assert flat.endswith("5... f2 6. -- a1 7. -- b1 26-38")
     back = read_pgn(out)
@@ -444,3 +450,133 @@ def test_the_second_game_of_a_file(capsys: pytest.CaptureFixture[str], tmp_path:
     assert status == 0 and [row[2] for row in rows(out)] == ["f5", "f6", "e6"]
     status, _, err = analyse(capsys, str(path), "--game", "3", *QUICK)
     assert status == 2 and "there is no game 3" in err
+
+
+# Faults a newcomer hit (issue 30) -----------------------------------------------------
+
+
+def resigned_game(tmp_path: Path, plies: int, result: str, termination: str) -> Path:
+    """ENDGAME's first ``plies`` moves as a PGN file that ended by ``termination``."""
+    moves = ENDGAME[67:][: 2 * plies]
+    text = " ".join(moves[i : i + 2] for i in range(0, len(moves), 2))
+    path = tmp_path / "resigned.pgn"
+    path.write_text(
+        f'[Position "{ENDGAME[:66]}"]\n[Result "{result}"]\n[Termination "{termination}"]\n\n'
+        f"{text} {result}\n"
+    )
+    return path
+
+
+@pytest.mark.parametrize("termination", ["resignation", "time forfeit"])
+def test_a_game_ended_early_turns_on_the_loser_s_move(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, termination: str
+) -> None:
+    """After eight plies Black is 10 discs behind (exact) but White resigned (or ran
+    out of time): Black won, so the turning point is White's costliest move (g1, a
+    blunder of 18), never Black's h5, which the final value alone would blame."""
+    path = resigned_game(tmp_path, 8, "40-24", termination)
+    data = as_json(capsys, str(path))
+    assert data["final"]["black_value"] < 0  # the board says Black is losing
+    turned = data["moves"][data["turning_point"] - 1]
+    assert turned["color"] == "white" and turned["played"] == "g1"
+    status, out, _ = analyse(capsys, str(path))
+    assert status == 0
+    assert "The game turned at move 2 (White g1: +2 blunder, loss 18, best e2)." in out
+    # Played out, the same moves turn on Black's blunder: the result decides, not the cache.
+    assert as_json(capsys, ENDGAME)["turning_point"] == 5
+
+
+def test_the_opening_is_named_in_the_table_and_the_json(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from reversi_tui.engine.openings import opening_for
+
+    expected = opening_for([parse_square(OPENING[i : i + 2]) for i in range(0, 12, 2)])
+    assert expected is not None
+    status, out, _ = analyse(capsys, OPENING, *QUICK)
+    assert status == 0
+    assert f"Opening: {expected.name}" in out.splitlines()
+    assert as_json(capsys, OPENING, *QUICK)["game"]["opening"] == expected.name
+    _, endgame_out, _ = analyse(capsys, ENDGAME)
+    assert "Opening:" not in endgame_out  # another start has no opening
+
+
+def test_every_line_fits_80_columns(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Long names, an opening, results turned under the class, the cache's line and
+    estimates at expert: nothing goes past column 80, and nothing wraps (each ply is
+    one row, a turned result one more)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    path = tmp_path / "named.pgn"
+    moves = " ".join(OPENING[i : i + 2] for i in range(0, len(OPENING), 2))
+    path.write_text(f'[Black "{"Ann " * 20}"]\n[White "{"Bob " * 20}"]\n\n{moves} *\n')
+    for source, args in (
+        (WITH_PASSES, ()),
+        (WITH_PASSES, ()),  # from the cache
+        (str(path), (*QUICK, "--level", "expert")),
+        (ENDGAME, ()),
+    ):
+        status, out, _ = analyse(capsys, source, *args)
+        assert status == 0
+        lines = out.splitlines()
+        assert max(len(line) for line in lines) <= 80, out
+        table = rows(out)
+        under = [line for line in lines if re.fullmatch(r"\s+\S+->\S+\s*", line)]
+        header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["#", "Side"])
+        body = lines[header + 2 : header + 2 + len(table) + len(under)]
+        assert len(table) == len(rows("\n".join(body)))  # no row wrapped onto another line
+
+
+def test_a_narrow_table_cuts_the_best_line_instead_of_wrapping() -> None:
+    """At 70 columns the best line is cut with an ellipsis: each ply stays one line."""
+    from rich.console import Console
+
+    from reversi_tui.commands.analyse import moves_table
+    from reversi_tui.engine.ai.analysis import AnalysisOptions, analyse_game
+
+    source = read_game(ENDGAME)
+    analysis = analyse_game(
+        source.record.start, tuple(source.record.game().moves), AnalysisOptions()
+    )
+    console = Console(width=70, file=io.StringIO(), color_system=None)
+    with console.capture() as captured:
+        console.print(moves_table(analysis))
+    lines = captured.get().splitlines()
+    assert len(lines) == 2 + len(analysis.reviews)
+    assert max(len(line) for line in lines) <= 70
+    assert "…" in captured.get()
+
+
+def test_one_number_per_move_in_the_table_the_screen_and_the_pgn(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """h5 (ply 5) is worth -14 to Black, the best move f1 -2: the table, the analysis
+    screen and the PGN comment all say -14, and call 12 the loss."""
+    from reversi_tui.engine.ai.analysis import analyse_game
+    from reversi_tui.tui.screens.analysis import best_words, move_headline
+
+    source = read_game(ENDGAME)
+    analysis = analyse_game(source.record.start, tuple(source.record.game().moves))
+    review = analysis.reviews[4]
+    assert move_headline(review, 5).plain == "Move 5, Black h5: -14 (blunder)"
+    assert best_words(review) == "best f1 -2, exact; loss 12"
+    _, out, _ = analyse(capsys, ENDGAME)
+    assert rows(out)[4][:7] == ["5", "Black", "h5", "-14", "f1", "-2", "12"]
+    _, pgn, _ = analyse(capsys, ENDGAME, "--annotate", "pgn")
+    assert "h5 {-14 blunder, loss 12, best f1}" in " ".join(pgn.split())
+
+
+def test_the_readme_says_from_how_many_empties_the_analysis_is_exact() -> None:
+    """The README, the in-app help and ``--help`` give the numbers the analysis uses."""
+    from reversi_tui.engine.ai.analysis import EXACT_EMPTIES_C, EXACT_EMPTIES_PYTHON
+    from reversi_tui.tui.screens.help import ANALYSIS_NOTES
+
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    section = readme.read_text().split("### Analysing a game", 1)[1].split("\n## ", 1)[0]
+    said = " ".join(section.split())
+    assert f"from {EXACT_EMPTIES_C} empty squares on ({EXACT_EMPTIES_PYTHON} where" in said
+    help_words = " ".join(ANALYSIS_NOTES)
+    assert f"from {EXACT_EMPTIES_C} empty squares, {EXACT_EMPTIES_PYTHON} with the Python" in (
+        help_words
+    )

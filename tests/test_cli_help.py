@@ -168,3 +168,11 @@ if __name__ == "__main__":
     os.environ["COLUMNS"] = "80"
     json.dump(describe_cli(), sys.stdout, indent=1, ensure_ascii=False)
     sys.stdout.write("\n")
+
+
+def test_the_line_mode_s_help_shows_a_move_and_says_rows_are_letters() -> None:
+    """``RowCol`` alone told a newcomer nothing: the help shows a move in it."""
+    plain = next(a for a in build_parser()._actions if "--plain" in a.option_strings)
+    assert plain.help is not None
+    assert "cd is d3" in plain.help
+    assert "the row as a letter (a-h for rows 1-8)" in plain.help

@@ -175,6 +175,7 @@ def run(args: argparse.Namespace) -> int:
                 cache.put(analysis)
             except StorageError as error:
                 warn(f"reversi analyse: the analysis was not kept: {error}")
+    analysis = judged(analysis, source)
     if args.json:
         print(json.dumps(analysis_json(analysis, source, cached), indent=2))
     elif args.annotate is not None:
@@ -259,26 +260,17 @@ def analyse(start: Position, moves: Sequence[Move], options: AnalysisOptions) ->
 
 
 def _name(move: Move) -> str:
-    from reversi_tui.engine import PASS, square_name
+    from reversi_tui.engine.ai.review_words import move_name
 
-    return "pass" if move == PASS else square_name(move)
-
-
-def discs(value: float, exact: bool, *, sign: bool = True) -> str:
-    """A value in discs: whole when exact, one decimal when estimated; never ``-0``."""
-    places = 0 if exact else 1
-    value = round(value, places) + 0.0  # -0.0 + 0.0 is 0.0
-    return f"{value:{'+' if sign else ''}.{places}f}"
+    return move_name(move)
 
 
 def comment(review: MoveReview) -> str | None:
-    """The PGN comment on an error: ``-4 mistake, best d3`` (``(win->loss)`` after the
-    class when it turned the result); None for a move that is not an error."""
-    if not review.klass.is_error:
-        return None
-    turned = f" ({review.turned})" if review.turned else ""
-    loss = discs(-review.loss, review.exact)
-    return f"{loss} {review.klass.value}{turned}, best {_name(review.best)}"
+    """The PGN comment on an error: the move as the table and the screen say it
+    (``-14 blunder (win->loss), loss 12, best f1``); None for a move that is not an error."""
+    from reversi_tui.engine.ai.review_words import note
+
+    return note(review) if review.klass.is_error else None
 
 
 def annotated(source: Source, analysis: GameAnalysis, fmt: str) -> str:
@@ -296,8 +288,26 @@ def annotated(source: Source, analysis: GameAnalysis, fmt: str) -> str:
     return write_pgn(game.record, tags, players=game.ours, comments=notes)
 
 
+def judged(analysis: GameAnalysis, source: Source) -> GameAnalysis:
+    """The analysis with its turning point on the side that lost by the game's result,
+    when the file gives one (a game resigned, lost on time or claimed may end with the
+    winner behind on the board)."""
+    result = source.game.record.result
+    return analysis if result is None else analysis.judged_by(result.winner)
+
+
+def opening(analysis: GameAnalysis) -> str | None:
+    """The named opening the game reached (the deepest named position along it), as
+    the app's sidebar names it; None for a game without one or from another start."""
+    from reversi_tui.engine.openings import opening_for
+
+    found = opening_for(analysis.moves, analysis.start)
+    return None if found is None else found.name
+
+
 def analysis_json(analysis: GameAnalysis, source: Source, cached: bool) -> dict[str, Any]:
-    """``to_json``'s fields, the game's (players, start, moves) and whether it was cached."""
+    """``to_json``'s fields, the game's (players, start, moves, opening) and whether it
+    was cached."""
     from reversi_tui.engine import format_position
     from reversi_tui.engine.ai.analysis import to_json
 
@@ -308,13 +318,15 @@ def analysis_json(analysis: GameAnalysis, source: Source, cached: bool) -> dict[
         "white": white,
         "start": format_position(analysis.start),
         "moves": [_name(move) for move in analysis.moves],
+        "opening": opening(analysis),
     }
     data["cached"] = cached
     return data
 
 
 def show(analysis: GameAnalysis, source: Source, cached: bool) -> None:
-    """The table, each side's account, the turning point and the time, with Rich."""
+    """The table, each side's account, the turning point and the time, with Rich, in
+    the terminal's width (80 columns when it has none)."""
     from rich.console import Console
 
     console = Console(file=sys.stdout, highlight=False)
@@ -322,33 +334,69 @@ def show(analysis: GameAnalysis, source: Source, cached: bool) -> None:
         console.print(part)
 
 
+def _line(words: str) -> RenderableType:
+    """One line of words, cut with an ellipsis rather than wrapped when it is too long."""
+    from rich.text import Text
+
+    return Text(words, no_wrap=True, overflow="ellipsis")
+
+
 def report(analysis: GameAnalysis, source: Source, cached: bool) -> list[RenderableType]:
+    """What ``show`` prints, each part no wider than the console: the players and the
+    opening on a line each, the moves' table (its best lines cut to fit), each side's
+    account, the turning point, the final value and the time."""
+    from reversi_tui.engine.ai.review_words import discs
+
+    parts: list[RenderableType] = []
+    black, white = source.players
+    if black or white:
+        parts.append(_line(f"Black: {black or '?'}   White: {white or '?'}"))
+    named = opening(analysis)
+    if named is not None:
+        parts.append(_line(f"Opening: {named}"))
+    parts.append(moves_table(analysis))
+    parts.append(summary_table(analysis))
+    parts.append(_line(turning_words(analysis)))
+    final = discs(analysis.final_black_value, analysis.final_exact)
+    kind = "exact" if analysis.final_exact else "estimated"
+    parts.append(_line(f"Final value for Black: {final} ({kind})."))
+    options = analysis.options
+    parts.append(
+        _line(
+            f"Analysed in {analysis.seconds:.1f} s ({options.time_per_move:g} s a position "
+            f"at {options.level}, exact from {options.exact_empties} empty squares)."
+        )
+    )
+    if cached:
+        parts.append(_line("Shown from the cache."))
+    return parts
+
+
+def moves_table(analysis: GameAnalysis) -> RenderableType:
+    """One row per ply. Every column keeps its width on one line; the best line, last,
+    is cut with an ellipsis to fit (wrapped, it made each row two or three lines)."""
     from rich import box
     from rich.table import Table
     from rich.text import Text
 
     from reversi_tui.engine import PASS
+    from reversi_tui.engine.ai.review_words import best_value_of, loss_of, value_of
 
-    parts: list[RenderableType] = []
-    black, white = source.players
-    if black or white:
-        parts.append(Text(f"Black: {black or '?'}   White: {white or '?'}"))
-    # Every column but the best line keeps its width; that line is cut to fit.
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, collapse_padding=True)
     for header in ("#", "Side", "Played", "Value", "Best", "Value", "Loss", "Class", "Exact"):
         right = header in ("#", "Value", "Loss")
         table.add_column(header, justify="right" if right else "left", no_wrap=True)
-    table.add_column("Best line", overflow="ellipsis")
+    table.add_column("Best line", no_wrap=True, overflow="ellipsis", min_width=4)
     for r in analysis.reviews:
         passed = r.played == PASS
         table.add_row(
             str(r.ply + 1),
             r.color.title,
             _name(r.played),
-            "" if passed else discs(r.played_value, r.exact),
+            "" if passed else value_of(r),
             "" if passed else _name(r.best),
-            "" if passed else discs(r.best_value, r.exact),
-            "" if passed or r.loss == 0 else discs(r.loss, r.exact, sign=False),
+            "" if passed else best_value_of(r),
+            "" if passed or r.loss == 0 else loss_of(r),
             # A result thrown away goes under the class: why a small loss is a mistake.
             Text(
                 r.klass.value + (f"\n{r.turned}" if r.turned else ""),
@@ -357,26 +405,7 @@ def report(analysis: GameAnalysis, source: Source, cached: bool) -> list[Rendera
             "yes" if r.exact and not passed else "",
             " ".join(_name(m) for m in r.pv[:LINE_MOVES]),
         )
-    parts.append(table)
-    parts.append(summary_table(analysis))
-    parts.append(Text(turning_words(analysis)))
-    final = discs(analysis.final_black_value, analysis.final_exact)
-    kind = "exact" if analysis.final_exact else "estimated"
-    parts.append(Text(f"Final value for Black: {final} ({kind})."))
-    options = analysis.options
-    budget = (
-        f"{options.time_per_move:g} s a position at {options.level}, "
-        f"exact from {options.exact_empties} empty squares"
-    )
-    took = f"{analysis.seconds:.1f} s"
-    parts.append(
-        Text(
-            f"Analysed in {took} ({budget}); shown from the cache."
-            if cached
-            else f"Analysed in {took} ({budget})."
-        )
-    )
-    return parts
+    return table
 
 
 def summary_table(analysis: GameAnalysis) -> RenderableType:
@@ -407,13 +436,12 @@ def summary_table(analysis: GameAnalysis) -> RenderableType:
 
 
 def turning_words(analysis: GameAnalysis) -> str:
-    """``The game turned at move 34 (White g2: -14, best b1).``, or that none did."""
+    """``The game turned at move 5 (Black h5: -14 blunder, loss 12, best f1).``, or
+    that none did; the move said as in the table and the PGN comment."""
+    from reversi_tui.engine.ai.review_words import note
+
     where = analysis.turning_point
     if where is None:
         return "No single move turned the game."
     r = analysis.reviews[where]
-    turned = f", {r.turned}" if r.turned else ""
-    return (
-        f"The game turned at move {where + 1} ({r.color.title} {_name(r.played)}: "
-        f"{discs(-r.loss, r.exact)}, best {_name(r.best)}{turned})."
-    )
+    return f"The game turned at move {where + 1} ({r.color.title} {_name(r.played)}: {note(r)})."

@@ -102,7 +102,10 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     """The game's options (``reversi`` with no command): ``run_tui``, or ``run_plain``
     with ``--plain``, read them."""
     parser.add_argument(
-        "--plain", action="store_true", help="line mode (RowCol moves on standard input)"
+        "--plain",
+        action="store_true",
+        help="line mode: moves typed on standard input in RowCol form, the row as a "
+        "letter (a-h for rows 1-8) then the column: cd is d3",
     )
     parser.add_argument(
         "--black",

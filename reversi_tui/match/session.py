@@ -509,5 +509,18 @@ def _close_all(sources: list[MoveSource]) -> asyncio.Task[None] | None:
 
 
 def play_out(match: Match) -> Result | None:
-    """The blocking facade: run the match to its end in a fresh event loop."""
-    return asyncio.run(match.run())
+    """The blocking facade: run the match to its end in a fresh event loop, then close it.
+
+    The match is closed before the loop ends on every path (an end, a failed source,
+    an interrupt): an engine's process and pipes belong to this loop, and a transport
+    left for the garbage collector after the loop has closed prints "Exception ignored
+    ... Event loop is closed". A failed match is over here: no other loop can ask it again.
+    """
+
+    async def run_then_close() -> Result | None:
+        try:
+            return await match.run()
+        finally:
+            await match.aclose()
+
+    return asyncio.run(run_then_close())

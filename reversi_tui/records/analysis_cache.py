@@ -24,7 +24,7 @@ from reversi_tui.records.paths import StorageError, ensure_private_dir
 #: The directory's name inside the data directory.
 DIRECTORY = "analyses"
 #: Bumped when what the analysis computes changes: old entries are then not found.
-VERSION = 1
+VERSION = 2
 #: A cache file is far smaller than this; a bigger one is not ours.
 MAX_BYTES = 4 << 20
 

@@ -88,12 +88,27 @@ def test_a_turned_result_is_named_and_outranks_a_small_loss() -> None:
     assert turned_result(30, 2, exact=True) is None
     # Estimates count a small edge as level.
     assert turned_result(2, -2, exact=False) is None
-    assert turned_result(6, -6, exact=False) == "win->loss"
     assert judge(2, "win->draw", exact=True) is MoveClass.BLUNDER
-    assert judge(0.5, "win->loss", exact=False) is MoveClass.INACCURACY
-    assert judge(7, "draw->loss", exact=False) is MoveClass.MISTAKE
-    assert judge(14, "win->loss", exact=False) is MoveClass.BLUNDER
+    assert judge(0.5, "ahead->behind", exact=False) is MoveClass.INACCURACY
+    assert judge(7, "level->behind", exact=False) is MoveClass.MISTAKE
+    assert judge(14, "ahead->behind", exact=False) is MoveClass.BLUNDER
     assert judge(2, None, exact=True) is MoveClass.INACCURACY
+
+
+@pytest.mark.parametrize(
+    ("best", "played", "words"),
+    [
+        (4.5, 0.8, "ahead->level"),  # "win->draw" beside a +0.8 claimed a result
+        (6, -6, "ahead->behind"),
+        (1, -5, "level->behind"),
+        (30, 2, "ahead->level"),
+    ],
+)
+def test_estimates_never_claim_a_result(best: float, played: float, words: str) -> None:
+    """Only exact values prove a win, a draw or a loss; an estimate says where the
+    mover stands, in words its number bears out (within 4 discs is level)."""
+    assert turned_result(best, played, exact=False) == words
+    assert not {"win", "draw", "loss"} & set(words.split("->"))
 
 
 def test_winning_chances_and_accuracy_behave() -> None:

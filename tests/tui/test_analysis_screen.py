@@ -40,7 +40,12 @@ from reversi_tui.tui import keys
 from reversi_tui.tui.app import ReversiApp
 from reversi_tui.tui.keys import ANALYSIS_HELP, ANALYSIS_KEYS, help_rows
 from reversi_tui.tui.screens import analysis as screen_module
-from reversi_tui.tui.screens.analysis import AnalysisScreen, line_positions, short_value
+from reversi_tui.tui.screens.analysis import (
+    AnalysedGame,
+    AnalysisScreen,
+    line_positions,
+    short_value,
+)
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game import GameScreen
 from reversi_tui.tui.screens.game_over import GameOverScreen
@@ -655,7 +660,8 @@ async def test_a_in_the_statistics_analyses_the_chosen_game_and_p_plays_on(
         screen = app.screen
         assert isinstance(screen, AnalysisScreen)
         await wait_until(pilot, lambda: not screen.analysing, LIMIT)
-        await wait_until(pilot, lambda: "ann (Black) v" in screen_text(app), LIMIT)  # drawn
+        # The panel is painted a frame after the analysis arrives: wait for what it says.
+        await wait_until(pilot, lambda: "ann (Black) v" in screen_text(app))
         await pilot.press("right", "right", "p")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
@@ -683,3 +689,28 @@ def test_online_games_are_analysed_once_over_and_never_played_on_from() -> None:
     assert online.check_action("choose", ("new",)) is False
     local = GameOverScreen(result)
     assert ("analyse", "Analyse (a)") in local.button_rows()[0]
+
+
+async def test_a_resigned_game_turns_on_the_move_of_the_side_that_resigned(
+    analysed: GameAnalysis,
+) -> None:
+    """Black ends 24 discs ahead but resigned: White won, so the turning point is one
+    of Black's moves, not White's (which the last position's value alone would blame)."""
+    from reversi_tui.match.record import Result, Termination
+
+    game = the_game()
+    assert analysed.final_black_value > 0
+    resigned = Result.forfeit(Color.BLACK, Termination.RESIGNATION, game.position.outcome())
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        screen = AnalysisScreen(
+            game.start, game.plies, NAMES, None, QUICK, analysis=analysed, result=resigned
+        )
+        await app.push_screen(screen)
+        await pilot.pause()
+        assert screen.analysis is not None and screen.analysis.turning_point is not None
+        turned = screen.analysis.reviews[screen.analysis.turning_point]
+        assert turned.color is Color.BLACK
+        number = AnalysedGame.of(game.start, game.plies).move_number(turned.ply)
+        assert f"Turning point: move {number}, Black {square_name(turned.played)}" in panel(screen)

@@ -12,9 +12,11 @@ the winner, from the mover's point of view.
 the best is good (``best`` when it loses nothing), from 2 an inaccuracy, from 6
 a mistake, from 12 a blunder. Whatever its disc loss, a move that throws away a
 proven result (a won position into a draw or a loss, a drawn one into a loss,
-both values exact) is a blunder, and one that does so by the estimates (a lead of
-``RESULT_MARGIN`` discs or more gone, or a level game lost by as much) is at
-least an inaccuracy; both carry the result they turned in ``turned``. (Estimates
+both values exact) is a blunder and carries the result it turned in ``turned``
+(``win->draw``). Estimates prove no result, so they never say one: a move that
+by the estimates takes a lead of ``RESULT_MARGIN`` discs or more to less (or a
+level position to a deficit of as much) is at least an inaccuracy and carries the
+standing it turned (``ahead->level``: a +0.8 is level, not a draw). (Estimates
 near the margin swing by a few discs with the depth searched: measured on ten
 games, classing such moves as mistakes made most "mistakes" 2-disc swings.) A pass and a
 move that was the only legal one are ``forced`` and not judged.
@@ -27,6 +29,9 @@ side's accuracy is the mean over its judged moves.
 
 The **turning point** is the losing side's move (either side's after a draw)
 that cost the most winning chance, if it cost at least ``TURN_MIN_DROP`` points.
+Who lost is the last position's value unless the game's result says otherwise: a
+game resigned, lost on time or claimed is decided by its result
+(``GameAnalysis.judged_by``), and the winner's moves are never its turning point.
 
 Pure computation: no UI, no disk. ``analyse_game`` reports progress and stops
 at once (``SearchCancelled``) when ``should_stop`` says so.
@@ -38,7 +43,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -194,6 +199,15 @@ class GameAnalysis:
         """The inaccuracies, mistakes and blunders (of one side, or both), in order."""
         return [r for r in self.reviews if r.klass.is_error and (color is None or r.color is color)]
 
+    def judged_by(self, winner: Color | None) -> GameAnalysis:
+        """This analysis with its turning point found on the loser's side by the game's
+        result (``winner``; None: a draw) rather than by the last position's value. A
+        game resigned, lost on time or claimed can end with the winner behind on the
+        board: its turning point is still the loser's move. (Kept apart from the
+        analysis itself, so a cached analysis serves the same moves with any result.)"""
+        loser = None if winner is None else winner.opponent
+        return replace(self, turning_point=_turning_point(self.reviews, loser))
+
 
 def classify(loss: float) -> MoveClass:
     """The class of a disc loss alone (before any turned result)."""
@@ -224,14 +238,20 @@ def _result(value: float, exact: bool) -> int:
     return 0
 
 
+#: What exact values prove, and what estimates only suggest (within ``RESULT_MARGIN``
+#: discs is level): an estimate never claims a result.
 _RESULT_WORDS = {1: "win", 0: "draw", -1: "loss"}
+_STANDING_WORDS = {1: "ahead", 0: "level", -1: "behind"}
 
 
 def turned_result(best: float, played: float, exact: bool) -> str | None:
-    """ "win->draw", "win->loss" or "draw->loss" when the move turned the result."""
+    """What the move turned: a result from exact values ("win->draw", "win->loss",
+    "draw->loss"), a standing from estimates ("ahead->level", "ahead->behind",
+    "level->behind"); None when it turned nothing."""
     before, after = _result(best, exact), _result(played, exact)
     if after < before:
-        return f"{_RESULT_WORDS[before]}->{_RESULT_WORDS[after]}"
+        words = _RESULT_WORDS if exact else _STANDING_WORDS
+        return f"{words[before]}->{words[after]}"
     return None
 
 
@@ -395,7 +415,7 @@ def analyse_game(
         options,
         time.perf_counter() - started,
         summaries,
-        _turning_point(reviews, final_black),
+        _turning_point(reviews, _loser(final_black)),
     )
 
 
@@ -478,9 +498,13 @@ def _summary(color: Color, reviews: list[MoveReview]) -> SideSummary:
     return SideSummary(color, len(judged), counts, mean_loss, accuracy)
 
 
-def _turning_point(reviews: list[MoveReview], final_black: float) -> int | None:
+def _loser(final_black: float) -> Color | None:
+    """Who is losing by the last position's value (None when it is level)."""
+    return None if final_black == 0 else (Color.WHITE if final_black > 0 else Color.BLACK)
+
+
+def _turning_point(reviews: Sequence[MoveReview], loser: Color | None) -> int | None:
     """The losing side's costliest move (either side's on a level result)."""
-    loser = None if final_black == 0 else (Color.WHITE if final_black > 0 else Color.BLACK)
     worst, where = TURN_MIN_DROP, None
     for r in reviews:
         if r.klass is MoveClass.FORCED or (loser is not None and r.color is not loser):

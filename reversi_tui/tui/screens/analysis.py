@@ -46,6 +46,9 @@ from reversi_tui.engine.ai.analysis import (
     MoveReview,
     move_values,
 )
+from reversi_tui.engine.ai.review_words import best_value_of, discs, loss_of, value_of
+from reversi_tui.engine.ai.review_words import move_name as _name
+from reversi_tui.match.record import Result
 from reversi_tui.records.analysis_cache import AnalysisCache
 from reversi_tui.records.paths import StorageError
 from reversi_tui.tui.compat.dismiss import ClosesOnce
@@ -77,14 +80,6 @@ CLASS_STYLES: dict[MoveClass, str] = {
     MoveClass.BLUNDER: "bold red",
     MoveClass.FORCED: "",
 }
-
-
-def _name(move: Move) -> str:
-    return "pass" if move == PASS else square_name(move)
-
-
-def _value(value: float) -> str:
-    return f"{value:+.1f}"
 
 
 def short_value(value: float) -> str:
@@ -156,7 +151,8 @@ def class_words(review: MoveReview) -> str:
 
 
 def move_headline(review: MoveReview, number: int) -> Text:
-    """``Move 23, White g2: -14.0 (mistake)``."""
+    """``Move 23, White g2: -14 (mistake)``: the move's value as the table and the PGN
+    comment write it (``review_words``)."""
     who = f"Move {number}, {review.color.title}"
     if review.played == PASS:
         return Text(f"{who} passes (forced)")
@@ -164,22 +160,22 @@ def move_headline(review: MoveReview, number: int) -> Text:
     if review.klass is MoveClass.FORCED:
         return Text(f"{who} {played}: forced, the only move")
     return Text.assemble(
-        f"{who} {played}: {_value(review.played_value)} (",
+        f"{who} {played}: {value_of(review)} (",
         (class_words(review), CLASS_STYLES[review.klass]),
         ")",
     )
 
 
 def best_words(review: MoveReview) -> str:
-    """``best b1 -2.0, exact; loss 12.0`` (or ``the best move, depth 9``)."""
+    """``best b1 -2, exact; loss 12`` (or ``the best move, depth 9``)."""
     how = "exact" if review.exact else f"depth {review.depth}"
     if review.played == PASS or review.klass is MoveClass.FORCED:
-        return f"Worth {_value(review.best_value)} for {review.color.title}, {how}"
+        return f"Worth {best_value_of(review)} for {review.color.title}, {how}"
     if review.best == review.played:
         return f"The best move, {how}"
     if review.loss <= 0:
         return f"As good as the best, {_name(review.best)}; {how}"
-    return f"best {_name(review.best)} {_value(review.best_value)}, {how}; loss {review.loss:.1f}"
+    return f"best {_name(review.best)} {best_value_of(review)}, {how}; loss {loss_of(review)}"
 
 
 def line_text(line: Sequence[Move], step: int | None) -> Text:
@@ -257,7 +253,7 @@ def end_words(analysis: GameAnalysis, position: Position) -> str:
         who = "A draw" if black == white else f"{'Black' if black > white else 'White'} won"
         return f"The end: {who}, Black {black}, White {white}"
     how = "exact" if analysis.final_exact else "estimated"
-    return f"The position now: {_value(value)} for Black ({how})"
+    return f"The position now: {discs(value, analysis.final_exact)} for Black ({how})"
 
 
 def legend(ascii_only: bool) -> tuple[tuple[Text, str], ...]:
@@ -383,11 +379,13 @@ class AnalysisScreen(ClosesOnce, Screen[Game | None]):
         analysis: GameAnalysis | None = None,
         initial: int | None = None,
         can_play_on: bool = True,
+        result: Result | None = None,
     ) -> None:
         """``moves`` (or the plies) from ``start``, played by ``names``; ``data_dir`` holds
         the cache (None: nothing is kept); ``analysis`` a finished one to show at once;
         ``initial`` the ply to show first (the start by default); ``can_play_on``:
-        ``p`` may hand back a game to play on from."""
+        ``p`` may hand back a game to play on from; ``result`` the game's when it has
+        one: who lost by it (a resignation, the clock, a claim) is whose move turned it."""
         super().__init__()
         if glyphs.ascii_only:
             self.add_class("-ascii")
@@ -396,7 +394,8 @@ class AnalysisScreen(ClosesOnce, Screen[Game | None]):
         self.data_dir = data_dir
         self.options = options or AnalysisOptions()
         self.glyphs = glyphs
-        self.analysis = analysis
+        self.result = result
+        self.analysis = None if analysis is None else self._judged(analysis)
         self.can_play_on = can_play_on
         self.index = min(max(initial or 0, 0), self.game.plies)
         self.index = self._settle(self.index, 1)
@@ -469,13 +468,18 @@ class AnalysisScreen(ClosesOnce, Screen[Game | None]):
         self.graph.styles.height = height
 
     # The analysis ------------------------------------------------------------------
+    def _judged(self, analysis: GameAnalysis) -> GameAnalysis:
+        """The analysis with its turning point on the side that lost by the result."""
+        return analysis if self.result is None else analysis.judged_by(self.result.winner)
+
     def _cached(self) -> GameAnalysis | None:
         if self.data_dir is None:
             return None
         try:
-            return AnalysisCache(self.data_dir).get(self.game.start, self.game.moves, self.options)
+            found = AnalysisCache(self.data_dir).get(self.game.start, self.game.moves, self.options)
         except (StorageError, OSError):
             return None
+        return None if found is None else self._judged(found)
 
     def _analyse(self, stop: threading.Event) -> None:
         """The worker: analyse the game, keep it in the cache, hand it back."""
@@ -517,7 +521,7 @@ class AnalysisScreen(ClosesOnce, Screen[Game | None]):
     def on_analysis_screen_analysed(self, message: Analysed) -> None:
         if self._stop.is_set():
             return
-        self.analysis = message.analysis
+        self.analysis = self._judged(message.analysis)
         self.remove_class("-analysing")
         self.refresh_bindings()
         if message.problem is not None:

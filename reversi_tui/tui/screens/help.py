@@ -53,11 +53,12 @@ ANALYSIS_KEYS: tuple[tuple[str, str], ...] = help_rows(ANALYSIS_HELP)
 #: What the analysis says, in brief (its thresholds: ``engine/ai/analysis.py``).
 ANALYSIS_NOTES = (
     "Values are discs at the end of the game (the empties to the winner), from the "
-    "point of view of the side to move; 'exact' ones come from the endgame solver, the "
-    "others from a search of the depth given.",
+    "point of view of the side to move; 'exact' ones come from the endgame solver (from 20 "
+    "empty squares, 16 with the Python solver), the others from a search of the depth given.",
     "A move losing 2 discs or more against the best is an inaccuracy, 6 a mistake, 12 a "
     "blunder; one that throws a won or drawn result away is a blunder when the values "
-    "are exact, at least an inaccuracy when they are estimates. A forced move is not "
+    "are exact. Estimates prove no result: a lead of 4 discs thrown away by them is at "
+    "least an inaccuracy (ahead->level). A forced move is not "
     "judged. Accuracy is 100% for best play, lower as the winning chances go.",
     "The graph is Black's advantage: up for Black, down for White; the marks above it are "
     "Black's errors, those below White's. A click on it shows that move.",

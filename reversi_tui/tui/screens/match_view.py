@@ -515,6 +515,7 @@ class MatchScreen(Screen[None]):
             glyphs=self.glyphs,
             initial=initial,
             can_play_on=self.ANALYSE_LIVE,
+            result=self.match.result,
         )
         self._push_once(screen, self._analysed)
 

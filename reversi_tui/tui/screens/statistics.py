@@ -275,7 +275,15 @@ class StatisticsScreen(Dialog[StoredGame | None]):
         glyphs = ASCII if self.app.has_class(ASCII_CLASS) else UNICODE
         data_dir = self.database.parent
         options = self.analysis_options
-        screen = AnalysisScreen(game.start, game.plies, names, data_dir, options, glyphs=glyphs)
+        screen = AnalysisScreen(
+            game.start,
+            game.plies,
+            names,
+            data_dir,
+            options,
+            glyphs=glyphs,
+            result=stored.record.result,
+        )
         self.app.push_screen(screen, self._analysed)
 
     def _analysed(self, game: Game | None) -> None:
