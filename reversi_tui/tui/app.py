@@ -178,6 +178,8 @@ class ReversiApp(App[int]):
         for notice in self.notices:
             self.notify(notice, severity="warning", timeout=10)
         self._report_before = learned.report_to(self._post_refused)
+        if self.keeper is not None:
+            self.keeper.on_problem = self._keeper_problem
         if self.online_on_mount is not None:
             self.open_online(self.online_on_mount[0], quit_on_leave=True)
         elif self.offer:
@@ -299,6 +301,16 @@ class ReversiApp(App[int]):
     def on_unmount(self) -> None:
         remove_exit_signals(self)
         learned.report_to(self._report_before)
+
+    def _keeper_problem(self, problem: str) -> None:
+        """Saving or recording went wrong: the game goes on, and the player knows."""
+        self.notify(
+            problem[0].upper() + problem[1:],
+            title="Your games",
+            severity="warning",
+            timeout=15,
+            markup=False,
+        )
 
     def _post_refused(self, problem: str) -> None:
         self.post_message(LearnedFileRefused(problem))
