@@ -655,7 +655,8 @@ async def test_a_in_the_statistics_analyses_the_chosen_game_and_p_plays_on(
         screen = app.screen
         assert isinstance(screen, AnalysisScreen)
         await wait_until(pilot, lambda: not screen.analysing, LIMIT)
-        assert "ann (Black) v" in screen_text(app)
+        # An analysis found in the cache is shown at once, but painted a moment later.
+        await wait_until(pilot, lambda: "ann (Black) v" in screen_text(app))
         await pilot.press("right", "right", "p")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
