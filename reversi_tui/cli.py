@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import errno
+import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from reversi_tui import __version__
 from reversi_tui.commands import (
@@ -49,6 +51,11 @@ POSITION_COMMANDS = ("move", "solve")
 STDOUT_CLOSED = "reversi: standard output is closed"
 #: A failed write on standard output with these is one line on stderr, not a traceback.
 WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+#: A folder holding the learned files (pattern weights, opening book) to use instead of
+#: the package's: for tests of damaged or other files.
+LEARNED_FILES_ENV = "REVERSI_LEARNED_FILES"
 
 
 #: The commands, in the order ``reversi --help`` lists them: each adds its parser.
@@ -164,9 +171,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def report_learned_files() -> None:
+    """A refused learned file is one line on stderr (the app shows it instead), and
+    ``LEARNED_FILES_ENV`` names where they are read from."""
+    from reversi_tui.engine.ai import learned
+
+    folder = os.environ.get(LEARNED_FILES_ENV)
+    if folder:
+        learned.read_from(Path(folder))
+    learned.report_to(lambda problem: warn(f"reversi: {problem}"))
+
+
 def _run(argv: Sequence[str] | None) -> int:
     """Parse the arguments and run the front end or command they name."""
     args = build_parser().parse_args(protect_positions(sys.argv[1:] if argv is None else argv))
+    report_learned_files()
     if args.command is None:
         if args.plain:
             from reversi_tui.commands.play import run_plain

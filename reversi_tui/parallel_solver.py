@@ -62,7 +62,7 @@ from reversi_tui.engine.ai.endgame import (
     solve_best_moves,
     solver_name,
 )
-from reversi_tui.engine.ai.pattern_eval import load_packaged_evaluator
+from reversi_tui.engine.ai.learned import evaluator as learned_evaluator
 from reversi_tui.engine.ai.result import SearchCancelled, StopCheck
 from reversi_tui.engine.ai.search import Limits, iterative_deepening, units_to_discs
 from reversi_tui.engine.ai.stability import score_ceiling
@@ -207,7 +207,7 @@ class ParallelSolver:
         if self._use_workers(p, o):
             if not self._procs:
                 self._fork()
-            load_packaged_evaluator()
+            learned_evaluator()
 
     # Public solves ----------------------------------------------------------------
     def solve(
@@ -331,7 +331,7 @@ class ParallelSolver:
         leaves a worker waiting at its end (measured: the 18-empty set's mean
         2.54 s from 0, 2.17-2.25 s from a guess; FFO #40 26.1 s, 20.4 s).
         """
-        evaluate = load_packaged_evaluator()
+        evaluate = learned_evaluator()
         if evaluate is None:
             return 0
         limits = Limits(max_depth=GUESS_DEPTH, budget=None, selective=True)

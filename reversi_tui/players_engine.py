@@ -32,6 +32,8 @@ PROTOCOLS: Final = {"gtp": PlayerKind.GTP, "nboard": PlayerKind.NBOARD}
 #: engine that hangs, and GRhino's level 5 takes over 35 s for some moves here while it
 #: solves an endgame.
 DEFAULT_THINK_TIME: Final = 60.0
+#: The keys of an ``[engines.NAME]`` table.
+TABLE_KEYS: Final = ("protocol", "command", "cwd", "think_time")
 #: Seconds an engine has to start and answer its first command.
 START_SECONDS: Final = 10.0
 
@@ -75,16 +77,29 @@ class EngineConfig:
         """An ``[engines.NAME]`` table; ValueError saying what is wrong with it."""
         if not isinstance(table, dict):
             raise ValueError("expected a table with protocol and command")
+        try:
+            return cls._of_checked_table(table)
+        except ValueError as error:
+            unknown = sorted(set(table) - set(TABLE_KEYS))
+            if not unknown:
+                raise
+            keys = ", ".join(TABLE_KEYS)
+            raise ValueError(f"{error}; {unknown[0]!r} is not a key (they are {keys})") from None
+
+    @classmethod
+    def _of_checked_table(cls, table: dict[str, Any]) -> EngineConfig:
         protocol = PROTOCOLS.get(table.get("protocol"))  # type: ignore[arg-type]
         if protocol is None:
-            raise ValueError(f"protocol must be {' or '.join(PROTOCOLS)}")
+            found = _found(table, "protocol")
+            raise ValueError(f"protocol {found} (expected {' or '.join(map(repr, PROTOCOLS))})")
         command = table.get("command")
         if isinstance(command, list) and all(isinstance(word, str) for word in command):
             config = cls(protocol, tuple(command))
         elif isinstance(command, str):
             config = cls.of_command(protocol, command)
         else:
-            raise ValueError("command must be a command line or a list of words")
+            found = _found(table, "command")
+            raise ValueError(f"command {found} (expected a command line or a list of words)")
         cwd, think = table.get("cwd"), table.get("think_time", DEFAULT_THINK_TIME)
         if cwd is not None and not (isinstance(cwd, str) and cwd):
             raise ValueError("cwd must be a directory")
@@ -101,6 +116,14 @@ class EngineConfig:
         if self.think_time != DEFAULT_THINK_TIME:
             table["think_time"] = self.think_time
         return table
+
+
+def _found(table: dict[str, Any], key: str) -> str:
+    """What ``table`` has for ``key``, for a message: "is missing", "= 42"."""
+    if key not in table:
+        return "is missing"
+    shown = repr(table[key])
+    return f"= {shown if len(shown) <= 30 else shown[:27] + '...'}"
 
 
 #: The configured engines by name (the settings file's ``[engines]``).

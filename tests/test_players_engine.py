@@ -283,8 +283,8 @@ def test_engines_configured_by_name() -> None:
     assert edax.argv == ("edax", "-n", "1", "a b") and edax.move_seconds == 11
     assert EngineConfig.of_table(edax.table()) == edax
     for bad, words in (
-        ({"protocol": "uci", "command": "x"}, "protocol must be gtp or nboard"),
-        ({"protocol": "gtp"}, "command must be"),
+        ({"protocol": "uci", "command": "x"}, "protocol = 'uci' \\(expected 'gtp' or 'nboard'\\)"),
+        ({"protocol": "gtp"}, "command is missing \\(expected a command line"),
         ({"protocol": "gtp", "command": "x 'y"}, "not a command line"),
     ):
         with pytest.raises(ValueError, match=words):

@@ -71,22 +71,18 @@ def _rate(work: Callable[[], object], count: int) -> float:
 def run_eval(args: argparse.Namespace) -> int:
     """The pattern evaluations per second first (the plain number), then the table."""
     from reversi_tui.engine.ai.evaluation import evaluate
-    from reversi_tui.engine.ai.pattern_eval import (
-        PatternWeights,
-        make_pattern_evaluator,
-        packaged_weights,
-    )
+    from reversi_tui.engine.ai.learned import weights as learned_weights
+    from reversi_tui.engine.ai.pattern_eval import PatternWeights, make_pattern_evaluator
     from reversi_tui.engine.ai.patterns import PATTERNS, indices, pattern_sums, play_sums
 
-    try:
-        weights, source = packaged_weights(), "the package's trained weights"
-    except FileNotFoundError:
+    weights, source = learned_weights(), "the package's trained weights"
+    if weights is None:
         rng = random.Random(0)
         tables = tuple(
             array("h", (rng.randrange(-900, 900) for _ in range(p.size))) for p in PATTERNS
         )
         weights = PatternWeights(64, 60, (tables,), (0,), {})
-        source = "random weights (no trained file in the package yet)"
+        source = "random weights (the package's were refused)"
     pattern_eval = make_pattern_evaluator(weights)
     cases = _positions(args.positions)
     boards = [(p, o) for p, o, _, _ in cases]
@@ -112,10 +108,11 @@ def run_eval(args: argparse.Namespace) -> int:
 def _book(boards: list[tuple[int, int]]) -> tuple[Book, str]:
     """The package's opening book, or one holding every timed position with seeded
     random values (a lookup's time does not depend on them)."""
-    from reversi_tui.engine.ai.book import Book, canonical, packaged_book
+    from reversi_tui.engine.ai.book import Book, canonical
+    from reversi_tui.engine.ai.learned import book as learned_book
     from reversi_tui.engine.bitboard import legal_moves, squares
 
-    book = packaged_book()
+    book = learned_book()
     if book is not None:
         return book, f"the package's, {len(book)} positions (most timed ones miss)"
     rng = random.Random(0)

@@ -86,12 +86,12 @@ def run_search(args: argparse.Namespace) -> int:
     the hand-weighted evaluation and, when the package has weights, the learned one,
     each full width and selective."""
     from reversi_tui.engine.ai.evaluation import Evaluator
+    from reversi_tui.engine.ai.learned import evaluator
     from reversi_tui.engine.ai.levels import base_evaluator
-    from reversi_tui.engine.ai.pattern_eval import load_packaged_evaluator
     from reversi_tui.engine.ai.search import Limits, iterative_deepening
 
     evaluations: list[tuple[str, Evaluator]] = [("hand", base_evaluator("full"))]
-    learned = load_packaged_evaluator()
+    learned = evaluator()
     if learned is not None:
         evaluations.append(("learned", learned))
     cases = positions(args.positions)

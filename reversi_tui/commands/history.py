@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     if not path.exists():
         return _show([], args, total=0)
     try:
-        database = RecordsDatabase(path)
+        database = RecordsDatabase(path, reading=True)
     except DatabaseError as error:
         warn(f"reversi history: {error}")
         return 1

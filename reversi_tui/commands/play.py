@@ -386,22 +386,28 @@ def configured_engines(
     from reversi_tui.records.paths import Places
 
     path = Places.resolve(args.data_dir).settings_file
-    if stored is not None:
-        engines = stored.engines
-    elif any(spec.kind is PlayerKind.ENGINE for spec in settings.players.values()):
+    if stored is None:
+        if not any(spec.kind is PlayerKind.ENGINE for spec in settings.players.values()):
+            return {}
         from reversi_tui.records.settings_file import load_settings
 
-        engines = load_settings(path)[0].engines
-    else:
-        return {}
+        stored = load_settings(path)[0]
+    engines = stored.engines
     for given in (args.black, args.white):
         spec = PlayerSpec.from_text(given) if given else None
-        if spec is not None and spec.kind is PlayerKind.ENGINE and spec.program not in engines:
-            known = ", ".join(sorted(engines)) or "none"
+        if spec is None or spec.kind is not PlayerKind.ENGINE or spec.program in engines:
+            continue
+        unusable = stored.unusable_engines.get(spec.program)
+        if unusable is not None:
             raise StartError(
-                f"no engine is configured as {spec.program!r} in {path} (configured: {known}); "
-                f"add [engines.{spec.program}] with protocol and command"
+                f"the engine {spec.program!r} in {path} is not usable: {unusable.why}; mend "
+                f"[engines.{spec.program}] (protocol gtp or nboard, and a command)"
             )
+        known = ", ".join(sorted(engines)) or "none"
+        raise StartError(
+            f"no engine is configured as {spec.program!r} in {path} (configured: {known}); "
+            f"add [engines.{spec.program}] with protocol and command"
+        )
     return engines
 
 

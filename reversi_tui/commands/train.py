@@ -394,6 +394,7 @@ def run_centre(args: argparse.Namespace) -> int:
 
 
 def run_probcut(args: argparse.Namespace) -> int:
+    from reversi_tui.engine.ai.learned import WEIGHTS_SHA256
     from reversi_tui.training.data import DataError
     from reversi_tui.training.probcut import calibrate, table_source
 
@@ -406,5 +407,5 @@ def run_probcut(args: argparse.Namespace) -> int:
     for depth, cut in sorted(cuts.items()):
         slope, intercept, sigma = cut.slope, cut.intercept, cut.sigma
         print(f"{depth:5d}  {cut.shallow:5d}  {slope:5.3f}  {intercept:9.1f}  {sigma:5.1f}")
-    print(table_source(cuts))
+    print(table_source(cuts, WEIGHTS_SHA256))
     return 0

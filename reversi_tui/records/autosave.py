@@ -355,6 +355,14 @@ class AutosaveStore:
         play a game safely); a finished game is left alone and not offered. Raises
         StorageError if the directory cannot be read (a missing one holds no games).
         """
+        return self._listed(finished=False)
+
+    def finished(self) -> list[Resumable]:
+        """Finished games whose lock nobody holds: kept here because the records
+        database could not take them when they ended (``GameKeeper.record_kept``)."""
+        return self._listed(finished=True)
+
+    def _listed(self, *, finished: bool) -> list[Resumable]:
         try:
             names = sorted(os.listdir(self.directory))
         except FileNotFoundError:
@@ -374,7 +382,7 @@ class AutosaveStore:
                 item = self._read(path)
             finally:
                 lock.release()
-            if item is not None and not item.saved.record.is_finished:
+            if item is not None and item.saved.record.is_finished == finished:
                 found.append(item)
                 self.problems.extend(f"The saved game {name}: {note}." for note in item.notes)
         found.sort(key=lambda item: item.modified, reverse=True)

@@ -44,7 +44,7 @@ from reversi_tui.engine import (
 from reversi_tui.match.record import GameRecord, RecordError, Result, Termination
 from reversi_tui.match.settings import PlayerKind, PlayerSpec, handicap_of
 from reversi_tui.records.online_facts import OnlineFacts
-from reversi_tui.records.sqlite_file import Migration, SqliteFile, roll_back
+from reversi_tui.records.sqlite_file import WAIT_SECONDS, Migration, SqliteFile, roll_back
 
 __all__ = [
     "APPLICATION_ID",
@@ -417,9 +417,9 @@ class RecordsDatabase(SqliteFile):
     FRESH = "new records"
     Error = DatabaseError
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, wait: float = WAIT_SECONDS, reading: bool = False) -> None:
         self._skipped: set[int] = set()
-        super().__init__(path)
+        super().__init__(path, wait=wait, reading=reading)
 
     def _configure(self, db: sqlite3.Connection) -> None:
         db.row_factory = sqlite3.Row

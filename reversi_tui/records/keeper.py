@@ -13,11 +13,18 @@ answered) is not worth offering, and its autosave is not even written.
 Saving never stops play: the first failure (a full disk, a directory that is not
 writable) is reported once through ``on_problem`` and saving is off for the rest
 of the session.
+
+Recording never stops play either, nor loses the game: the records database is
+waited for a moment only (``RECORD_WAIT_SECONDS``: another ``reversi`` may be
+writing to it, and the app waits with the keeper); a game it cannot take then stays
+in its autosave, finished, and goes into the records at the next chance
+(``record_kept``: the next game recorded, or the next start).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Final
 
 from reversi_tui.engine import Color, Game
 from reversi_tui.match import Changed, GameOver, Match, MatchEvent
@@ -28,9 +35,13 @@ from reversi_tui.records.database import DatabaseError, RecordsDatabase
 from reversi_tui.records.names import local_user, player_name
 from reversi_tui.records.online_facts import OnlineFacts
 from reversi_tui.records.paths import Places, StorageError, ensure_private_dir
+from reversi_tui.records.sqlite_file import WAIT_SECONDS
 
 #: What a problem report is handed to (a status line, a toast, standard error).
 ProblemSink = Callable[[str], None]
+#: Seconds a game's end waits for another ``reversi`` writing the records (for the
+#: lock, then for SQLite's): a game it cannot record by then is kept for later.
+RECORD_WAIT_SECONDS: Final = 0.25
 
 
 def moved_by_a_person(game: Game, players: Mapping[Color, PlayerSpec]) -> bool:
@@ -86,6 +97,7 @@ class GameKeeper:
         store = self.store()
         if store is None:
             return []
+        self.record_kept()
         try:
             games = store.resumable()
         except StorageError as error:
@@ -197,9 +209,13 @@ class GameKeeper:
             return
         self._recorded = True
         record = match.record()
-        if self._saving and self.places is not None:
-            self.add_record(record)
         save, self._save = self._save, None
+        if self._saving and self.places is not None:
+            error = self._add(record, wait=RECORD_WAIT_SECONDS)
+            if error is not None:
+                self._keep_unrecorded(record, save, error)
+                return
+            self.record_kept()
         if save is not None:
             try:
                 save.finish()
@@ -219,16 +235,30 @@ class GameKeeper:
         ``source`` (an online game's origin) is recorded once, however often it is seen;
         ``online`` is an online game's terms and ratings (rated, time control, each
         player's rating after it)."""
+        error = self._add(record, names, source=source, online=online)
+        if error is not None:
+            self._problem(f"the game was not recorded: {error}")
+
+    def _add(
+        self,
+        record: GameRecord,
+        names: dict[Color, str] | None = None,
+        *,
+        source: str | None = None,
+        online: OnlineFacts | None = None,
+        wait: float = WAIT_SECONDS,
+    ) -> str | None:
+        """``add_record``'s work, waiting ``wait`` seconds at most for another writer;
+        what went wrong, or None."""
         if self.places is None:
-            return
+            return None
         if names is None:
             names = {c: player_name(record.player(c), self.user) for c in Color}
         try:
             ensure_private_dir(self.places.data)
-            database = RecordsDatabase(self.places.database)
+            database = RecordsDatabase(self.places.database, wait=wait)
         except (StorageError, DatabaseError) as error:
-            self._problem(f"the game was not recorded: {error}")
-            return
+            return str(error)
         try:
             for problem in database.problems:
                 self._problem(problem)
@@ -236,9 +266,54 @@ class GameKeeper:
                 record, names[Color.BLACK], names[Color.WHITE], source=source, online=online
             )
         except (StorageError, DatabaseError) as error:
-            self._problem(f"the game was not recorded: {error}")
+            return str(error)
         finally:
             database.close()
+        return None
+
+    def _keep_unrecorded(self, record: GameRecord, save: Autosave | None, error: str) -> None:
+        """The finished game into its autosave (made now if it had none), for
+        ``record_kept`` to record later; said once either way."""
+        store = self.store()
+        try:
+            if save is None and store is not None:
+                save = store.create()
+            if save is None:
+                raise StorageError("saving is off")
+            save.write(SavedGame(record))
+        except StorageError as failed:
+            self._problem(f"the game was not recorded: {error} (nor kept: {failed})")
+            return
+        finally:
+            if save is not None:
+                save.close()
+        self._problem(
+            f"The game is not recorded yet: {error}. It is kept, and goes into the records "
+            "after the next game or when reversi next starts."
+        )
+
+    def record_kept(self) -> None:
+        """Record the finished games kept in the autosaves because the records database
+        could not take them when they ended; those it still cannot take stay."""
+        store = self.store()
+        if store is None:
+            return
+        try:
+            kept = store.finished()
+        except StorageError:
+            return  # the autosaves cannot be read: ``resumable`` says so
+        for item in kept:
+            save = store.claim(item)
+            if save is None:
+                continue  # another reversi is recording it
+            error = self._add(item.saved.record, wait=RECORD_WAIT_SECONDS)
+            if error is not None:
+                save.close()
+                return  # still busy: the next chance tries again
+            try:
+                save.finish()
+            except StorageError as failed:
+                self._problem(str(failed))
 
     # Problems ----------------------------------------------------------------------
     def _saving_off(self, reason: str) -> None:

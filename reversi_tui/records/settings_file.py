@@ -37,6 +37,18 @@ __all__ = ["StoredSettings", "load_settings", "save_settings"]
 
 #: Larger than any settings file we write: a bigger one is not a settings file.
 MAX_SETTINGS_BYTES = 1 << 16
+
+
+@dataclass(frozen=True)
+class UnusableEngine:
+    """An ``[engines.NAME]`` table that configures no engine."""
+
+    #: The table as the file has it.
+    table: Any
+    #: What is wrong with it: "command must be a command line or a list of words".
+    why: str
+
+
 HEADER = "# reversi-tui settings: written by the game when a choice changes.\n\n"
 
 
@@ -60,6 +72,9 @@ class StoredSettings:
     bell: bool = False
     #: The engines configured by name (``[engines.NAME]``), played as ``engine:NAME``.
     engines: dict[str, EngineConfig] = field(default_factory=dict)
+    #: The ``[engines.NAME]`` tables that configure no engine: each as written (saving
+    #: writes it back, for the player to mend) and what is wrong with it.
+    unusable_engines: dict[str, UnusableEngine] = field(default_factory=dict)
 
 
 def _bell(value: Any) -> bool | None:
@@ -126,16 +141,20 @@ _EXPECTED = {
     "pace": "a number of seconds from 0 to 3600",
     "bell": "true or false",
 }
-assert set(_CHECKS) == {field.name for field in fields(StoredSettings)} - {"engines"}
+#: The fields that are tables of their own, not values checked by ``_CHECKS``.
+_TABLES = frozenset({"engines", "unusable_engines"})
+assert set(_CHECKS) == {field.name for field in fields(StoredSettings)} - _TABLES
 
 
-def _engines(value: Any) -> tuple[dict[str, EngineConfig], list[str]]:
-    """The ``[engines]`` tables that configure an engine, and what is wrong with the others."""
+def _engines(value: Any) -> tuple[dict[str, EngineConfig], dict[str, UnusableEngine], list[str]]:
+    """The ``[engines]`` tables that configure an engine, the others, and what is wrong
+    with them."""
     if value is None:
-        return {}, []
+        return {}, {}, []
     if not isinstance(value, dict):
-        return {}, ["engines (expected [engines.NAME] tables)"]
+        return {}, {}, ["engines (expected [engines.NAME] tables)"]
     engines: dict[str, EngineConfig] = {}
+    unusable: dict[str, UnusableEngine] = {}
     wrong: list[str] = []
     for name, table in value.items():
         try:
@@ -143,8 +162,9 @@ def _engines(value: Any) -> tuple[dict[str, EngineConfig], list[str]]:
                 raise ValueError("a name is one line of text")
             engines[name] = EngineConfig.of_table(table)
         except ValueError as error:
+            unusable[name] = UnusableEngine(table, str(error))
             wrong.append(f"engine {_show(name)} left out ({error})")
-    return engines, wrong
+    return engines, unusable, wrong
 
 
 def load_settings(path: Path) -> tuple[StoredSettings, str | None]:
@@ -176,7 +196,7 @@ def load_settings(path: Path) -> tuple[StoredSettings, str | None]:
             wrong.append(f"{key} = {_show(data[key])} (expected {_EXPECTED[key]})")
         else:
             values[key] = value
-    values["engines"], bad_engines = _engines(data.get("engines"))
+    values["engines"], values["unusable_engines"], bad_engines = _engines(data.get("engines"))
     wrong += bad_engines
     if not wrong:
         return StoredSettings(**values), None
@@ -214,8 +234,10 @@ def save_settings(path: Path, settings: StoredSettings) -> None:
     data = {
         field.name: getattr(settings, field.name)
         for field in fields(settings)
-        if getattr(settings, field.name) is not None and field.name != "engines"
+        if getattr(settings, field.name) is not None and field.name not in _TABLES
     }
-    if settings.engines:
-        data["engines"] = {name: config.table() for name, config in settings.engines.items()}
+    engines = {name: entry.table for name, entry in settings.unusable_engines.items()}
+    engines.update((name, config.table()) for name, config in settings.engines.items())
+    if engines:
+        data["engines"] = engines
     atomic_write(path, HEADER + tomli_w.dumps(data))

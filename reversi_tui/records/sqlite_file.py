@@ -9,13 +9,20 @@ untouched; and runs the missing migrations in one ``BEGIN IMMEDIATE``
 transaction. Every connection is WAL with ``synchronous=FULL`` and a busy
 timeout. The records database and the online server's store are its subclasses;
 each names itself, its error and its migrations.
+
+Nothing waits for ever: the lock and a writer elsewhere are waited for ``wait``
+seconds, then the file is "busy" in a sentence that says to try again. A file opened
+``reading`` only is still read when nothing can be written beside it (a full disk:
+SQLite cannot even make its ``-shm`` file), as long as no changes wait in its ``-wal``.
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,17 +31,35 @@ from typing import ClassVar, Final
 from reversi_tui.records.atomic import set_aside
 from reversi_tui.records.paths import StorageError
 
-#: Milliseconds a writer waits for another one before giving up.
+#: Milliseconds a writer waits for another one (or for the opening lock) before giving up.
 BUSY_TIMEOUT_MS: Final = 5000
+#: Seconds a file waits for another process's lock, unless told otherwise.
+WAIT_SECONDS: Final = BUSY_TIMEOUT_MS / 1000
+#: Seconds between two tries of the opening lock.
+LOCK_POLL_SECONDS: Final = 0.02
 SQLITE_HEADER: Final = b"SQLite format 3\x00"
 #: SQLite's result codes for a file that is not a database or is damaged.
 DAMAGED_CODES: Final = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+#: SQLite's result codes for a lock held by another connection.
+BUSY_CODES: Final = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
+#: SQLite's result codes for a file that can be read but nothing written beside it.
+UNWRITABLE_CODES: Final = frozenset(
+    {sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY}
+)
 
 Migration = Callable[[sqlite3.Connection], None]
 
 
 class Damaged(Exception):
     """The file is not a usable one of ours: set it aside (internal)."""
+
+
+class CannotWrite(Exception):
+    """Nothing can be written beside the file: read it as it is, if it can be (internal)."""
+
+    def __init__(self, error: sqlite3.Error) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 class SqliteFile:
@@ -51,8 +76,12 @@ class SqliteFile:
     #: The error raised when the file cannot be used.
     Error: ClassVar[type[Exception]]
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, wait: float = WAIT_SECONDS, reading: bool = False) -> None:
+        """``wait``: seconds another process's lock is waited for; ``reading``: only
+        read here (a command that shows the file), so a full disk does not stop it."""
         self.path = path
+        self.wait = wait
+        self.reading = reading
         #: What was wrong with the file and what was done about it, one sentence each.
         self.problems: list[str] = []
         self._before_opening()
@@ -97,20 +126,43 @@ class SqliteFile:
             yield
             return
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            self._take_lock(fd)
             yield
         finally:
             os.close(fd)
+
+    def _take_lock(self, fd: int) -> None:
+        """The opening lock, waited for ``wait`` seconds at most (flock itself has no
+        time limit: another process opening or migrating the file holds it)."""
+        deadline = time.monotonic() + self.wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise self._busy() from None
+            time.sleep(LOCK_POLL_SECONDS)
+
+    def _busy(self) -> Exception:
+        return self.Error(
+            f"{self.WHAT} {self.path} is busy: another reversi is writing to it; "
+            "try again in a moment"
+        )
 
     def _open(self) -> sqlite3.Connection:
         try:
             return self._connect()
         except Damaged as damage:
             self._set_aside(str(damage))
+        except CannotWrite as refused:
+            return self._open_unwritable(refused.error)
         try:
             return self._connect()
         except Damaged as damage:
             raise self.Error(f"{self.WHAT} {self.path} cannot be made: {damage}") from None
+        except CannotWrite as refused:
+            raise self._failure("open", refused.error) from None
 
     def _connect(self) -> sqlite3.Connection:
         """The connection to a checked, migrated file; ``Damaged`` when the file is bad."""
@@ -118,12 +170,14 @@ class SqliteFile:
         if not self.path.exists():
             self._create_private()
         try:
-            db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+            db = sqlite3.connect(self.path, isolation_level=None, timeout=self.wait)
         except sqlite3.Error as error:
+            if self.reading and cannot_write(error):
+                raise CannotWrite(error) from None
             raise self._failure("open", error) from None
         try:
             self._configure(db)
-            db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            db.execute(f"PRAGMA busy_timeout = {round(self.wait * 1000)}")
             self._check_identity(db)
             self._checked(db)
             db.execute("PRAGMA journal_mode = WAL")
@@ -133,6 +187,8 @@ class SqliteFile:
             db.close()
             if isinstance(error, sqlite3.Error) and is_damage(error):
                 raise Damaged(str(error)) from None
+            if isinstance(error, sqlite3.Error) and self.reading and cannot_write(error):
+                raise CannotWrite(error) from None
             if isinstance(error, sqlite3.Error):
                 raise self._failure("open", error) from None
             raise
@@ -197,7 +253,41 @@ class SqliteFile:
             f"and {self.FRESH} started."
         )
 
+    def _open_unwritable(self, error: sqlite3.Error) -> sqlite3.Connection:
+        """Read a file nothing can be written beside, as it was last closed: SQLite's
+        ``immutable`` mode takes no lock and makes no file. Only when its ``-wal``
+        holds no changes the main file lacks; otherwise the failure, in words."""
+        wal = Path(f"{self.path}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            raise self._failure("read", error)
+        try:
+            db = sqlite3.connect(
+                f"{self.path.resolve().as_uri()}?immutable=1", uri=True, isolation_level=None
+            )
+            self._configure(db)
+            self._check_identity(db)
+            if db.execute("PRAGMA user_version").fetchone()[0] != self.schema_version():
+                db.close()
+                raise self._failure("read", error)
+        except sqlite3.Error as again:
+            raise self._failure("read", again) from None
+        except Damaged:
+            raise self._failure("read", error) from None
+        if disk_full(self.path):
+            self.problems.append(
+                f"The disk holding {self.WHAT} is full: it was read, but no game can be "
+                "recorded until some space is freed."
+            )
+        return db
+
     def _failure(self, doing: str, error: sqlite3.Error) -> Exception:
+        if is_busy(error):
+            return self._busy()
+        if cannot_write(error) and disk_full(self.path):
+            return self.Error(
+                f"cannot {doing} {self.WHAT} {self.path}: the disk is full; free some space "
+                "and try again"
+            )
         return self.Error(f"cannot {doing} {self.WHAT} {self.path} ({error})")
 
     def _check_header(self) -> None:
@@ -237,5 +327,29 @@ def roll_back(db: sqlite3.Connection) -> None:
         db.execute("ROLLBACK")
 
 
+def _primary_code(error: sqlite3.Error) -> int | None:
+    code = getattr(error, "sqlite_errorcode", None)
+    return None if code is None else int(code) & 0xFF
+
+
 def is_damage(error: sqlite3.Error) -> bool:
     return getattr(error, "sqlite_errorcode", None) in DAMAGED_CODES
+
+
+def is_busy(error: sqlite3.Error) -> bool:
+    """Another connection holds the lock (and the busy timeout ran out)."""
+    return _primary_code(error) in BUSY_CODES
+
+
+def cannot_write(error: sqlite3.Error) -> bool:
+    """SQLite could not write or create a file (a full disk, a read-only one)."""
+    return _primary_code(error) in UNWRITABLE_CODES
+
+
+def disk_full(path: Path) -> bool:
+    """No space left for an ordinary user on the file system holding ``path``."""
+    try:
+        found = os.statvfs(path.parent)
+    except OSError as error:
+        return error.errno == errno.ENOSPC
+    return found.f_bavail == 0

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from reversi_tui import __version__
+from reversi_tui.engine.ai import learned
 from reversi_tui.engine.ai.book import canonical, encode_book
 from reversi_tui.engine.ai.play import rank_moves
 from reversi_tui.engine.bitboard import flips, legal_moves, squares
@@ -181,6 +182,8 @@ def build_book(
 ) -> dict[str, Any]:
     """Search what is left, then write the book; its meta. ``stop_after`` stops after
     that many new positions without writing the book (a stopped run, for tests)."""
+    if learned.weights() is None:
+        raise BookBuildError("a book is searched with the pinned pattern weights, refused here")
     keys = positions(settings)
     path = progress_path(out)
     done = _read_progress(path, settings)
@@ -238,6 +241,6 @@ def build_book(
         "positions": len(keys),
     }
     entries = propagate({key: done[key] for key in keys})
-    atomic_write(out, encode_book(entries, meta))
+    atomic_write(out, encode_book(entries, meta, learned.WEIGHTS_SHA256))
     path.unlink()
     return meta

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from reversi_tui.engine.ai import learned
 from reversi_tui.engine.ai.levels import base_evaluator, get_level
 from reversi_tui.engine.ai.probcut import MIN_DEPTH, Cut, shallow_depth
 from reversi_tui.engine.ai.search import Limits, RootResult, iterative_deepening
@@ -57,6 +58,8 @@ def calibrate(
 ) -> dict[int, Cut]:
     """Each depth's cut from ``count`` positions searched to ``depth``."""
     positions = sample_positions(directory, count, seed)
+    if learned.weights() is None:
+        raise ValueError("the table is calibrated with the pinned pattern weights, refused here")
     evaluate = base_evaluator(get_level("hard").evaluation)
     values: list[dict[int, int]] = []
     started = time.perf_counter()
@@ -87,9 +90,10 @@ def calibrate(
     return cuts
 
 
-def table_source(cuts: dict[int, Cut]) -> str:
-    """The cuts as the Python literal ``probcut.CUTS`` holds."""
-    lines = ["CUTS: dict[int, Cut] = {"]
+def table_source(cuts: dict[int, Cut], weights_sha256: str) -> str:
+    """The cuts as the Python literal ``probcut.CUTS`` holds, and the weights they were
+    calibrated with as ``probcut.WEIGHTS_SHA256`` holds them."""
+    lines = [f'WEIGHTS_SHA256 = "{weights_sha256}"', "CUTS: dict[int, Cut] = {"]
     for d, cut in sorted(cuts.items()):
         lines.append(f"    {d}: Cut({cut.shallow}, {cut.slope}, {cut.intercept}, {cut.sigma}),")
     lines.append("}")

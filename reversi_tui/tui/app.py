@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,10 +19,12 @@ from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.driver import Driver
 from textual.filter import LineFilter
+from textual.message import Message
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES, Theme
 
 from reversi_tui.engine import Color, Game
+from reversi_tui.engine.ai import learned
 from reversi_tui.match import MatchSettings
 from reversi_tui.match.sources import SourceFactory
 from reversi_tui.players import source_factory
@@ -56,6 +58,15 @@ if TYPE_CHECKING:
     from reversi_tui.net.trust import Owner
     from reversi_tui.tui.online_alerts import OnlineAlerts
     from reversi_tui.tui.screens.analysis import AnalysisScreen
+
+
+class LearnedFileRefused(Message):
+    """A learned file (weights, book) was refused: the computer plays on without it.
+    Posted from the search's thread, so the notice is shown on the app's."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__()
+        self.problem = problem
 
 
 class ReversiApp(App[int]):
@@ -121,6 +132,7 @@ class ReversiApp(App[int]):
         self.memory = memory if memory is not None else SettingsMemory(None)
         self.offer = list(offer)
         self.notices = list(notices)
+        self._report_before: Callable[[str], None] | None = None
         #: ``reversi online``: open the lobby at start, on this socket (None: find one).
         self.online_on_mount: tuple[str | None] | None = None
         self.online: OnlineSession | None = None
@@ -165,6 +177,9 @@ class ReversiApp(App[int]):
         """The Resume dialog before anything else; then any notices; then watch the theme."""
         for notice in self.notices:
             self.notify(notice, severity="warning", timeout=10)
+        self._report_before = learned.report_to(self._post_refused)
+        if self.keeper is not None:
+            self.keeper.on_problem = self._keeper_problem
         if self.online_on_mount is not None:
             self.open_online(self.online_on_mount[0], quit_on_leave=True)
         elif self.offer:
@@ -285,6 +300,30 @@ class ReversiApp(App[int]):
 
     def on_unmount(self) -> None:
         remove_exit_signals(self)
+        learned.report_to(self._report_before)
+
+    def _keeper_problem(self, problem: str) -> None:
+        """Saving or recording went wrong: the game goes on, and the player knows."""
+        self.notify(
+            problem[0].upper() + problem[1:],
+            title="Your games",
+            severity="warning",
+            timeout=15,
+            markup=False,
+        )
+
+    def _post_refused(self, problem: str) -> None:
+        self.post_message(LearnedFileRefused(problem))
+
+    def on_learned_file_refused(self, refused: LearnedFileRefused) -> None:
+        """Once per refused file, as the line mode says it on stderr."""
+        self.notify(
+            refused.problem[0].upper() + refused.problem[1:] + ".",
+            title="Playing on without a learned file",
+            severity="warning",
+            timeout=15,
+            markup=False,
+        )
 
     def on_key_burst(self, burst: KeyBurst) -> None:
         """Keys far faster than typing were dropped (``tui/compat/input.py``): say so, once."""

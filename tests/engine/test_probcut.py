@@ -110,8 +110,9 @@ def test_calibration_on_generated_data_gives_a_table_the_module_can_hold(tmp_pat
     assert sorted(cuts) == [3, 4]
     assert [cut.shallow for cut in cuts.values()] == [1, 2]
     namespace: dict[str, object] = {"Cut": Cut}
-    exec(table_source(cuts), namespace)
+    exec(table_source(cuts, "ab" * 32), namespace)
     assert namespace["CUTS"] == cuts
+    assert namespace["WEIGHTS_SHA256"] == "ab" * 32
 
 
 def test_the_calibration_command_refuses_a_missing_directory(

@@ -1,6 +1,7 @@
 """The settings file: TOML read with tomllib and written atomically; a broken file is set
 aside with one message, a wrong value falls back for its key alone, unknown keys are ignored."""
 
+import dataclasses
 import errno
 import os
 import stat
@@ -56,7 +57,9 @@ def test_the_file_is_plain_toml_a_person_can_read(tmp_path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# reversi-tui settings")
     assert tomllib.loads(text) == {
-        f.name: getattr(CHOSEN, f.name) for f in fields(CHOSEN) if f.name != "engines"
+        f.name: getattr(CHOSEN, f.name)
+        for f in fields(CHOSEN)
+        if f.name not in ("engines", "unusable_engines")
     }
     assert 'black = "hard"' in text and "handicap = 3" in text
 
@@ -288,7 +291,7 @@ def test_an_engine_table_that_is_wrong_is_left_out_and_named(tmp_path: Path) -> 
     assert list(settings.engines) == ["Rhino"]
     assert problem == (
         f"Settings file {path}: default used for engine 'Edax 4.4' left out "
-        "(protocol must be gtp or nboard)."
+        "(protocol = 'uci' (expected 'gtp' or 'nboard'))."
     )
 
 
@@ -304,3 +307,45 @@ def test_a_think_time_over_an_hour_is_refused(tmp_path: Path, line: str) -> None
     """A settings file cannot make the computer think for days (issue 17)."""
     settings, problem = load_settings(settings_path(tmp_path, line + "\n"))
     assert settings == StoredSettings() and problem is not None
+
+
+def test_an_engine_table_that_is_wrong_is_kept_with_why_and_written_back(tmp_path: Path) -> None:
+    path = settings_path(tmp_path, ENGINES.replace('command = "gtp-rhino -l 5"', 'comand = "x"'))
+    settings, problem = load_settings(path)
+    assert list(settings.engines) == ["Edax 4.4"]
+    [(name, unusable)] = settings.unusable_engines.items()
+    assert name == "Rhino" and unusable.table == {"protocol": "gtp", "comand": "x"}
+    assert unusable.why == (
+        "command is missing (expected a command line or a list of words); 'comand' is not a "
+        "key (they are protocol, command, cwd, think_time)"
+    )
+    assert problem is not None and unusable.why in problem
+    # Remembering a choice rewrites the file: the entry stays there to be mended.
+    save_settings(path, dataclasses.replace(settings, theme="nord"))
+    again, _ = load_settings(path)
+    assert again.theme == "nord" and again.unusable_engines == settings.unusable_engines
+
+
+@pytest.mark.parametrize(
+    ("table", "why"),
+    [
+        ('protocol = "gtp"\ncommand = 42', "command = 42 (expected a command line"),
+        ('command = "x"', "protocol is missing (expected 'gtp' or 'nboard')"),
+        ('protocol = "uci"\ncommand = "x"', "protocol = 'uci' (expected 'gtp' or 'nboard')"),
+    ],
+)
+def test_playing_an_unusable_engine_says_why_not_that_none_is_configured(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], table: str, why: str
+) -> None:
+    from reversi_tui.cli import main
+    from reversi_tui.records.paths import Places
+
+    places = Places.resolve(tmp_path)
+    places.settings_file.parent.mkdir(parents=True, exist_ok=True)
+    places.settings_file.write_text(f"[engines.rhino]\n{table}\n", encoding="utf-8")
+    args = ["--data-dir", str(tmp_path), "--plain", "--black", "engine:rhino"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "no engine is configured" not in err  # before: all it said
+    assert f"the engine 'rhino' in {places.settings_file} is not usable: {why}" in err
+    assert "[engines.rhino]" in err and err.count("\n") == 1

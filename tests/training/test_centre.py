@@ -8,14 +8,22 @@ from pathlib import Path
 import pytest
 
 from reversi_tui.cli import main
+from reversi_tui.engine.ai import learned
 from reversi_tui.engine.ai.pattern_eval import (
+    PatternWeights,
     decode_weights,
     make_pattern_evaluator,
-    packaged_weights,
     weights_bytes,
 )
 from reversi_tui.engine.board import Position
 from reversi_tui.training.centre import centred, measure_offsets
+
+
+def packaged_weights() -> PatternWeights:
+    found = learned.weights()
+    assert found is not None
+    return found
+
 
 QUICK = ["--depth", "1", "--exact-empties", "6", "--seed", "3", "--chunk-games", "3"]
 

@@ -10,16 +10,17 @@ The file (``reversi train book`` writes it) is small and strict
 (``checked_file``'s frame):
 
 * ``MAGIC``, then a little-endian u32 header length and the header, UTF-8 JSON: the
-  format version, the value scale, the entry count, the payload's length and sha256, and free
-  ``meta`` (seed, plies, depth, origin: where the values came from);
+  format version, the value scale, the entry count, the sha256 of the pattern weights
+  file its positions were searched with (``weights_sha256``), the payload's length and
+  sha256, and free ``meta`` (seed, plies, depth, origin: where the values came from);
 * the payload, zlib-compressed: the entries in increasing key order, each the
   canonical mover and opponent masks (u64, u64), a move count (u8), then per move
   its square (u8) and value (i16, ``VALUE_SCALE`` a disc), all little-endian.
 
 Loading checks every one of those, so a damaged file is refused with a ``BookError``.
 The package ships one (``RESOURCE``, built by ``reversi train book``; the README
-says how); without it ``packaged_book()`` is None and the levels simply search.
-Nothing here touches the disk but that resource.
+says how), which ``learned.book`` reads and ties to the pinned weights; without it
+the levels simply search. Nothing here touches the disk.
 """
 
 from __future__ import annotations
@@ -27,8 +28,6 @@ from __future__ import annotations
 import random
 import struct
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
-from importlib import resources
 from typing import Any
 
 from reversi_tui.engine.ai import checked_file
@@ -36,7 +35,8 @@ from reversi_tui.engine.ai.patterns import SYMMETRIES
 from reversi_tui.engine.board import Position
 
 MAGIC = b"RVBK"
-FORMAT_VERSION = 1
+#: 2: the header names the weights the book was searched with.
+FORMAT_VERSION = 2
 #: The book the engine uses, in this package (absent: no book).
 RESOURCE = "opening_book.bin"
 #: Value units per disc in the file.
@@ -106,11 +106,16 @@ class Book:
     """Positions' move values by canonical key; lookups map them back."""
 
     def __init__(
-        self, entries: Mapping[int, Sequence[tuple[int, int]]], meta: dict[str, Any] | None = None
+        self,
+        entries: Mapping[int, Sequence[tuple[int, int]]],
+        meta: dict[str, Any] | None = None,
+        weights_sha256: str = "",
     ) -> None:
         #: canonical key -> ((square, value in 1/VALUE_SCALE discs), ...) in the canonical frame
         self.entries = {key: tuple(moves) for key, moves in entries.items()}
         self.meta = dict(meta or {})
+        #: The sha256 of the pattern weights file the values were searched with.
+        self.weights_sha256 = weights_sha256
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -144,9 +149,11 @@ class Book:
         return near[0] if len(near) == 1 else rng.choice(near)
 
 
-def encode_book(entries: Mapping[int, Iterable[tuple[int, float]]], meta: dict[str, Any]) -> bytes:
+def encode_book(
+    entries: Mapping[int, Iterable[tuple[int, float]]], meta: dict[str, Any], weights_sha256: str
+) -> bytes:
     """A book file's bytes: ``entries`` maps a canonical key to (square, value in discs)
-    pairs in the canonical frame."""
+    pairs in the canonical frame, searched with the weights file of ``weights_sha256``."""
     parts = []
     for key in sorted(entries):
         moves = sorted(entries[key])
@@ -156,6 +163,7 @@ def encode_book(entries: Mapping[int, Iterable[tuple[int, float]]], meta: dict[s
         "format": FORMAT_VERSION,
         "entries": len(entries),
         "value_scale": VALUE_SCALE,
+        "weights_sha256": weights_sha256,
         "meta": meta,
     }
     return checked_file.pack(MAGIC, header, b"".join(parts))
@@ -168,6 +176,9 @@ def decode_book(data: bytes) -> Book:
     )
     if header.get("value_scale") != VALUE_SCALE:
         raise BookError("the file's value scale is not this program's")
+    weights_sha256 = header.get("weights_sha256")
+    if not isinstance(weights_sha256, str) or len(weights_sha256) != 64:
+        raise BookError("the header does not name the weights the book was built from")
     entries: dict[int, tuple[tuple[int, int], ...]] = {}
     at = 0
     try:
@@ -181,14 +192,4 @@ def decode_book(data: bytes) -> Book:
         raise BookError("the payload ends inside an entry") from None
     if len(entries) != header.get("entries"):
         raise BookError("the payload does not hold the entries the header announces")
-    return Book(entries, header.get("meta") or {})
-
-
-@cache
-def packaged_book() -> Book | None:
-    """The package's book, read once on first use; None when the package has none.
-    A damaged packaged book raises BookError (a broken install should be seen)."""
-    resource = resources.files(__package__).joinpath(RESOURCE)
-    if not resource.is_file():
-        return None
-    return decode_book(resource.read_bytes())
+    return Book(entries, header.get("meta") or {}, weights_sha256)

@@ -32,8 +32,8 @@ class Level:
     #: Deepest iteration, in plies.
     max_depth: int
     #: "greedy" (disc count and corners), "full" (the hand-weighted positional
-    #: evaluation) or "learned" (the package's pattern weights, ``pattern_eval``;
-    #: "full" when the package has none).
+    #: evaluation) or "learned" (the package's pattern weights, ``learned.weights``;
+    #: "full" when they were refused).
     evaluation: str
     #: Standard deviation of the noise added to each leaf evaluation.
     noise: float
@@ -42,10 +42,11 @@ class Level:
     #: Try the exact endgame solver at this many empties or fewer (0: never).
     solve_empties: int
     #: Play from the opening book, among moves this many discs from its best (None:
-    #: never); only when the package has a book (``book.packaged_book``).
+    #: never); only when the package has a book (``learned.book``).
     book_spread: float | None = None
-    #: Prune with Multi-ProbCut (``probcut``) in its timed searches; a fixed
-    #: ``depth`` stays a full-width search.
+    #: Prune with Multi-ProbCut (``probcut``) in its timed searches, when its table
+    #: fits the evaluation (``learned.probcut_fits``); a fixed ``depth`` stays a
+    #: full-width search.
     selective: bool = False
     #: ``solve_empties`` where the C node search was built (``endgame.solver_name``),
     #: 30-40 times faster than the Python one; None: the same as ``solve_empties``.
@@ -111,18 +112,21 @@ def get_level(name: str) -> Level:
         raise ValueError(f"unknown level {name!r}: choose from {', '.join(LEVELS)}") from None
 
 
-@cache
 def base_evaluator(kind: str) -> Evaluator:
-    """The noiseless evaluator of a level (shared: evaluators keep no state)."""
-    if kind == "greedy":
-        return make_greedy_evaluator()
+    """The noiseless evaluator of a level (shared: evaluators keep no state); "learned"
+    is the hand-weighted one when ``learned`` refused the weights."""
     if kind == "learned":
-        from reversi_tui.engine.ai.pattern_eval import load_packaged_evaluator
+        from reversi_tui.engine.ai.learned import evaluator
 
-        learned = load_packaged_evaluator()
-        if learned is not None:
-            return learned
-    return make_evaluator(Weights())
+        found = evaluator()
+        if found is not None:
+            return found
+    return _fixed_evaluator(kind == "greedy")
+
+
+@cache
+def _fixed_evaluator(greedy: bool) -> Evaluator:
+    return make_greedy_evaluator() if greedy else make_evaluator(Weights())
 
 
 def noise_units(level: Level) -> float:

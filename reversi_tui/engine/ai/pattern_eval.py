@@ -23,8 +23,6 @@ import sys
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from itertools import pairwise
 from operator import getitem
 from typing import Any
@@ -44,7 +42,7 @@ MAGIC = b"RVPW"
 FORMAT_VERSION = 1
 #: The most empty squares a position can have (the start has 60).
 MAX_EMPTIES = 60
-#: The weights the engine ships, in this package (absent until a run has been trained).
+#: The weights the engine ships, in this package (``learned.weights`` reads them).
 RESOURCE = "pattern_weights.bin"
 
 
@@ -139,8 +137,17 @@ def decode_weights(data: bytes) -> PatternWeights:
     )
     if header.get("patterns") != pattern_layout():
         raise WeightsError("the file's patterns are not this program's")
-    n_phases = header["phases"]
-    if len(payload) != n_phases * 2 * N_FEATURES or len(header["biases"]) != n_phases:
+    n_phases, biases = header.get("phases"), header.get("biases")
+    if (
+        type(n_phases) is not int
+        or not isinstance(biases, list)
+        or not all(type(b) is int for b in biases)
+        or type(header.get("scale")) is not int
+        or type(header.get("phase_empties")) is not int
+        or header["phase_empties"] < 1
+    ):
+        raise WeightsError("the header's phases, biases or scale are not whole numbers")
+    if len(payload) != n_phases * 2 * N_FEATURES or len(biases) != n_phases:
         raise WeightsError("the payload does not hold the phases the header announces")
     offsets = header.get("offsets", [0] * (MAX_EMPTIES + 1))
     if (
@@ -187,18 +194,6 @@ def weights_from_tables(
     )
 
 
-@cache
-def packaged_weights() -> PatternWeights:
-    """The package's own weights, read on first use (the app's start does not pay for
-    them); a file elsewhere is ``decode_weights`` of its bytes."""
-    resource = resources.files(__package__).joinpath(RESOURCE)
-    if not resource.is_file():
-        raise FileNotFoundError(
-            f"no {RESOURCE} in {__package__}: train one with 'reversi train fit' and copy it there"
-        )
-    return decode_weights(resource.read_bytes())
-
-
 def make_pattern_evaluator(weights: PatternWeights) -> Evaluator:
     """The learned evaluation in ``DISC`` units, for the side to move.
 
@@ -223,18 +218,3 @@ def make_pattern_evaluator(weights: PatternWeights) -> Evaluator:
         return (bias + sum(map(getitem, tables, indices(p, o)))) * DISC // scale
 
     return evaluate
-
-
-def load_packaged_evaluator() -> Evaluator | None:
-    """The learned evaluation from the package's weights, or None when it has none
-    (or a damaged one: the levels then play with the hand-weighted evaluation, and
-    ``tests/engine/test_pattern_weights.py`` checks the shipped file's checksum).
-
-    Read on the first call only (``packaged_weights`` is cached), so importing the
-    engine or starting the app never pays for the file.
-    """
-    try:
-        weights = packaged_weights()
-    except (FileNotFoundError, WeightsError):
-        return None
-    return make_pattern_evaluator(weights)

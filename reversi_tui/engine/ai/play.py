@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 
-from reversi_tui.engine.ai.book import packaged_book
+from reversi_tui.engine.ai import learned
 from reversi_tui.engine.ai.endgame import (
     EndgameResult,
     final_score,
@@ -128,12 +128,12 @@ def choose_move(
         budget *= FORCED_SHARE
     empties = position.empties
     if empties > spec.exact_from(solver_name()):
-        limits = Limits(cap, budget, _margin(spec), spec.selective)
+        limits = Limits(cap, budget, _margin(spec), _selective(spec))
         return _search(p, o, evaluate, limits, rng, should_stop, started)
     deadline = started + budget
     fallback = None
     if empties > SOLVE_ALONE_EMPTIES:
-        limits = Limits(cap, budget * PRE_SOLVE_SHARE, _margin(spec), spec.selective)
+        limits = Limits(cap, budget * PRE_SOLVE_SHARE, _margin(spec), _selective(spec))
         fallback = _search(p, o, evaluate, limits, rng, should_stop, started)
         if fallback.exact:
             return fallback
@@ -141,7 +141,7 @@ def choose_move(
     if solved is None:
         if fallback is None:
             # Rare: the solver missed the deadline with few empties; answer quickly.
-            limits = Limits(cap, budget * FORCED_SHARE, _margin(spec), spec.selective)
+            limits = Limits(cap, budget * FORCED_SHARE, _margin(spec), _selective(spec))
             return _search(p, o, evaluate, limits, rng, should_stop, time.perf_counter())
         return fallback
     nodes = solved.nodes + (fallback.nodes if fallback is not None else 0)
@@ -154,7 +154,7 @@ def _book_move(
 ) -> SearchResult | None:
     """The opening book's move for a level that plays from it; None without a book
     or when the book does not know the position."""
-    book = packaged_book()
+    book = learned.book()
     if book is None or spec.book_spread is None:
         return None
     picked = book.choose(position, rng, spec.book_spread)
@@ -252,6 +252,10 @@ def _evaluator(spec: Level, rng: random.Random) -> Evaluator:
     if spec.noise:
         evaluate = _noisy(evaluate, noise_units(spec), rng)
     return evaluate
+
+
+def _selective(spec: Level) -> bool:
+    return spec.selective and learned.probcut_fits()
 
 
 def _cap(spec: Level, max_depth: int | None) -> int:

@@ -63,6 +63,9 @@ CUTS: dict[int, Cut] = {
     7: Cut(3, 0.988, 3.8, 37.5),
     8: Cut(4, 0.983, -2.0, 34.6),
 }
+#: The sha256 of the pattern weights file the table was calibrated with (the command
+#: prints it with the table; ``learned`` refuses the table for other weights).
+WEIGHTS_SHA256 = "72641002433eafa6f5807d8931d16a04749b6960da8575cfe96f30ef27d19173"
 #: The deepest calibrated depth.
 DEEPEST = max(CUTS, default=0)
 

@@ -9,12 +9,10 @@ from importlib import resources
 
 from reversi_tui.engine.ai import pattern_eval
 from reversi_tui.engine.ai.evaluation import DISC, make_evaluator
+from reversi_tui.engine.ai.learned import WEIGHTS_SHA256
 from reversi_tui.engine.ai.levels import LEVEL_TABLE, base_evaluator
 from reversi_tui.engine.ai.pattern_eval import decode_weights, make_pattern_evaluator
 from reversi_tui.engine.board import Position
-
-#: The sha256 of the shipped file: retraining changes it, and this line with it.
-SHA256 = "72641002433eafa6f5807d8931d16a04749b6960da8575cfe96f30ef27d19173"
 
 
 def _bytes() -> bytes:
@@ -23,7 +21,7 @@ def _bytes() -> bytes:
 
 def test_the_shipped_weights_are_the_ones_trained_and_compact() -> None:
     data = _bytes()
-    assert hashlib.sha256(data).hexdigest() == SHA256
+    assert hashlib.sha256(data).hexdigest() == WEIGHTS_SHA256
     assert len(data) < 4_000_000
     weights = decode_weights(data)  # checks the payload's own sha256 and layout
     assert "self-play" in weights.meta["origin"] and "no other program" in weights.meta["origin"]
@@ -66,8 +64,8 @@ def test_hard_and_expert_evaluate_with_the_learned_weights() -> None:
 def test_starting_the_app_does_not_read_the_weights() -> None:
     code = (
         "import reversi_tui.tui.app, reversi_tui.engine.ai.play\n"
-        "from reversi_tui.engine.ai import pattern_eval\n"
-        "print(pattern_eval.packaged_weights.cache_info().currsize)\n"
+        "from reversi_tui.engine.ai import learned\n"
+        "print(learned.weights.cache_info().currsize)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "0"
