@@ -318,6 +318,8 @@ async def test_a_real_game_against_gtp_rhino_with_forced_passes() -> None:
     events = await play(match)
     assert match.result is not None, match.failure
     assert any(isinstance(e, Passed) and e.ply.color is Color.WHITE for e in events)
-    assert match.sources[Color.BLACK].label == "GTP GRhino 0.16.1"
+    rhino = match.sources[Color.BLACK]
+    assert rhino.label == "GTP engine (gtp-rhino)" == match.record().black.label
+    assert isinstance(rhino, EngineSource) and rhino._name == "GTP GRhino 0.16.1"
     rhino_moves = [e for e in events if isinstance(e, Changed) and e.plies[0].color is Color.BLACK]
     assert all(e.answer is not None and e.answer.search is not None for e in rhino_moves)
