@@ -35,6 +35,9 @@ from reversi_tui.records.paths import StorageError
 BUSY_TIMEOUT_MS: Final = 5000
 #: Seconds a file waits for another process's lock, unless told otherwise.
 WAIT_SECONDS: Final = BUSY_TIMEOUT_MS / 1000
+#: Seconds a screen of the app waits to read a database another reversi is writing: the
+#: app waits with it, so not long (it says the records are busy instead).
+SCREEN_WAIT_SECONDS: Final = 1.0
 #: Seconds between two tries of the opening lock.
 LOCK_POLL_SECONDS: Final = 0.02
 SQLITE_HEADER: Final = b"SQLite format 3\x00"

@@ -59,3 +59,14 @@ async def test_the_game_ends_at_once_and_is_kept_for_the_records(busy_records: P
         assert app.is_running
     [kept] = AutosaveStore(busy_records.autosave_dir).finished()
     assert kept.saved.record.moves == tuple(ui(app).game.moves)
+
+
+def test_the_open_dialogs_records_say_busy_within_a_second_or_two(busy_records: Places) -> None:
+    """The Open dialog reads the records as the statistics do: a short wait, then a
+    sentence (before: the five seconds the keeper waits to write, with the app frozen)."""
+    from reversi_tui.tui.screens.open_game import recent_records
+
+    began = time.monotonic()
+    games, problem = recent_records(busy_records.database)
+    assert time.monotonic() - began < 4
+    assert games == [] and problem is not None and "busy" in problem

@@ -27,7 +27,9 @@ from reversi_tui.match.record import GameRecord, RecordError
 from reversi_tui.match.settings import PlayerSpec
 from reversi_tui.records.database import DatabaseError, RecordsDatabase, StoredGame
 from reversi_tui.records.formats import ImportedGame, read_game
+from reversi_tui.records.names import shared_name
 from reversi_tui.records.paths import StorageError
+from reversi_tui.records.sqlite_file import SCREEN_WAIT_SECONDS
 from reversi_tui.tui.ascii import ASCII_CLASS
 from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.screens.game_over import headline
@@ -149,7 +151,7 @@ def recent_records(database: Path, limit: int = MAX_RECORDS) -> tuple[list[Store
     if not database.is_file():
         return [], None
     try:
-        db = RecordsDatabase(database)
+        db = RecordsDatabase(database, wait=SCREEN_WAIT_SECONDS, reading=True)
     except (DatabaseError, StorageError, sqlite3.Error, OSError) as error:
         return [], f"The records cannot be read: {error}"
     try:
@@ -184,7 +186,9 @@ def record_prompt(stored: StoredGame) -> Text:
     """Two lines: the date and players; then the result and the number of moves."""
     record = stored.record
     moves = sum(1 for m in record.moves if m != PASS)
-    text = Text(f"{_when(record.started)}  {stored.black_name} v {stored.white_name}")
+    black = shared_name(record.black, stored.black_name)
+    white = shared_name(record.white, stored.white_name)
+    text = Text(f"{_when(record.started)}  {black} v {white}")
     text.append(f"\n  {result_words(record)}, {moves} move{'s' * (moves != 1)}")
     return text
 

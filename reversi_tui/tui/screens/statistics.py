@@ -29,6 +29,7 @@ from reversi_tui.engine import PASS, Color, Game
 from reversi_tui.match.record import RecordError
 from reversi_tui.records.database import DatabaseError, RecordsDatabase, StoredGame
 from reversi_tui.records.paths import StorageError
+from reversi_tui.records.sqlite_file import SCREEN_WAIT_SECONDS
 from reversi_tui.records.statistics import (
     Statistics,
     Streak,
@@ -55,11 +56,6 @@ ASCII_RULED = box.Box("    \n    \n -- \n    \n -- \n -- \n    \n    \n", ascii=
 VERDICT_STYLES = {Verdict.WIN: "bold green", Verdict.LOSS: "red", Verdict.DRAW: ""}
 
 
-#: Seconds the statistics wait for another reversi writing the records: the app waits
-#: with them, so not long (they say the records are busy instead).
-READ_WAIT_SECONDS = 1.0
-
-
 def load_statistics(database: Path, user: str) -> tuple[Statistics, list[str]]:
     """``user``'s statistics from the records at ``database``, and the problems met.
 
@@ -68,7 +64,7 @@ def load_statistics(database: Path, user: str) -> tuple[Statistics, list[str]]:
     if not database.is_file():
         return statistics([], user, recent=RECENT), []
     try:
-        db = RecordsDatabase(database, wait=READ_WAIT_SECONDS, reading=True)
+        db = RecordsDatabase(database, wait=SCREEN_WAIT_SECONDS, reading=True)
     except (DatabaseError, StorageError, sqlite3.Error, OSError) as error:
         return statistics([], user, recent=RECENT), [f"The records cannot be read: {error}"]
     try:
