@@ -25,7 +25,13 @@ from reversi_tui.engine import Color, Game
 from reversi_tui.engine.notation import NotationError
 from reversi_tui.match import MatchSettings, PlayerKind, PlayerSpec
 from reversi_tui.records.paths import DATA_DIR_ENV, file_kind
-from reversi_tui.terminal import is_terminal, terminal_problem, use_ascii, warn
+from reversi_tui.terminal import (
+    is_terminal,
+    startup_locale,
+    terminal_problem,
+    use_ascii,
+    warn,
+)
 
 if TYPE_CHECKING:
     from reversi_tui.players_engine import Engines
@@ -413,7 +419,7 @@ def run_tui(args: argparse.Namespace, *, online: bool = False) -> int:
         ascii_only = use_ascii(
             ascii_flag=args.ascii,
             unicode_flag=args.unicode,
-            environ=os.environ,
+            environ=startup_locale(),
             encoding=getattr(screen, "encoding", None),
             windows=sys.platform == "win32",
         )
