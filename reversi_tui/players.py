@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from reversi_tui.engine import Color, Move, Ply, Position
+from reversi_tui.match.engine_config import EngineConfig, can_play
 from reversi_tui.match.settings import MatchSettings, PlayerKind, PlayerSpec
 from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult, SourceFactory
 
 if TYPE_CHECKING:  # the AI is imported when a computer first searches, off the start-up path
     from reversi_tui.engine.ai.result import SearchResult, StopCheck
-    from reversi_tui.players_engine import EngineConfig
 
 
 class LocalHuman:
@@ -158,14 +158,6 @@ SOURCES: dict[PlayerKind, SourceFactory] = {
     PlayerKind.ENGINE: _engine,
 }
 assert set(SOURCES) == set(PlayerKind)
-
-
-def can_play(spec: PlayerSpec, engines: Mapping[str, EngineConfig] | None = None) -> bool:
-    """Whether ``spec`` can play here: every kind can, but an ``engine:NAME`` only when
-    ``engines`` (the configured ones; None: not known yet, so any name) has NAME."""
-    if spec.kind is not PlayerKind.ENGINE or engines is None:
-        return True
-    return spec.program in engines
 
 
 def playable(

@@ -24,6 +24,7 @@ from reversi_tui.commands.options import (
 from reversi_tui.engine import Color, Game
 from reversi_tui.engine.notation import NotationError
 from reversi_tui.match import MatchSettings, PlayerKind, PlayerSpec
+from reversi_tui.match.engine_config import EngineConfig, Engines
 from reversi_tui.records.paths import DATA_DIR_ENV, file_kind
 from reversi_tui.terminal import (
     is_terminal,
@@ -34,7 +35,6 @@ from reversi_tui.terminal import (
 )
 
 if TYPE_CHECKING:
-    from reversi_tui.players_engine import Engines
     from reversi_tui.records.settings_file import StoredSettings
 
 #: The most bytes ``--load`` reads: game files are a few kilobytes.
@@ -70,8 +70,6 @@ def player_option(text: str) -> str:
     try:
         spec = PlayerSpec.from_text(text)
         if spec.kind in (PlayerKind.GTP, PlayerKind.NBOARD):
-            from reversi_tui.players_engine import EngineConfig  # only for an engine
-
             EngineConfig.of_command(spec.kind, spec.program)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
