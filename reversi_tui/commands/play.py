@@ -41,17 +41,6 @@ if TYPE_CHECKING:
 MOST_GAME_FILE_BYTES = 4 * 1024 * 1024
 
 
-#: Options that only the full-screen game reads; line mode says it ignores them.
-TUI_ONLY = (
-    "--ascii",
-    "--unicode",
-    "--no-mouse",
-    "--theme",
-    "--delay",
-    "--reply-delay",
-    "--new",
-    "--resume",
-)
 #: The TUI's pause between computer moves when --delay is not given.
 DEFAULT_DELAY = 0.5
 #: The least seconds the computer takes to answer a person when --reply-delay is not given.

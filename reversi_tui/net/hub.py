@@ -136,7 +136,7 @@ class LiveGame:
                 if left_ms is not None:
                     live.left[colour] = left_ms
             if stored.end_reason == "time" and stored.winner is not None:
-                live.left[_colour(stored.winner).opponent] = 0
+                live.left[protocol.side_color(stored.winner).opponent] = 0
         return live
 
     @property
@@ -391,7 +391,7 @@ class Hub:
                 self._challenge(peer, message)
             case protocol.Accept() | protocol.Decline() | protocol.Cancel():
                 self._answer(peer, message)
-            case protocol.MoveRequest():
+            case protocol.MoveMessage():
                 self._move(peer, message)
             case protocol.Resign():
                 self._resign(peer, message)
@@ -716,7 +716,7 @@ class Hub:
             return None
         return live, colour
 
-    def _move(self, peer: Peer, message: protocol.MoveRequest) -> None:
+    def _move(self, peer: Peer, message: protocol.MoveMessage) -> None:
         re = message.id
         found = self._players_game(peer, message.game, re)
         if found is None:
@@ -1243,7 +1243,7 @@ def _challenge_info(challenge: StoredChallenge) -> ChallengeInfo:
         challenge=challenge.id,
         from_=challenge.challenger,
         to=challenge.target,
-        color=_color(challenge.color),
+        color=_challenge_color(challenge.color),
         clock=None if clock is None else TimeControl(minutes=clock[0], increment=clock[1]),
         rated=challenge.rated,
         rematch=challenge.rematch,
@@ -1259,12 +1259,12 @@ def _ended(stored: ServerGame, game: Game) -> Result | None:
     discs = game.position.outcome()
     reason, winner = stored.end_reason, stored.winner
     if stored.resigned is not None:
-        return Result.forfeit(_colour(stored.resigned), Termination.RESIGNATION, discs)
+        return Result.forfeit(protocol.side_color(stored.resigned), Termination.RESIGNATION, discs)
     if reason == "abandoned" and winner is None:
         return Result.abandoned_draw(discs)
     if reason in ("time", "abandoned") and winner is not None:
         termination = Termination.TIME_FORFEIT if reason == "time" else Termination.DISCONNECTION
-        return Result.forfeit(_colour(winner).opponent, termination, discs)
+        return Result.forfeit(protocol.side_color(winner).opponent, termination, discs)
     return None
 
 
@@ -1282,9 +1282,6 @@ def _passes(game: Game) -> int:
     return sum(1 for move in game.moves if move < 0)
 
 
-def _colour(side: str) -> Color:
-    return Color.BLACK if side == "black" else Color.WHITE
-
-
-def _color(text: str) -> protocol.ChallengeColor:
+def _challenge_color(text: str) -> protocol.ChallengeColor:
+    """A stored challenge's colour as the protocol names it."""
     return "black" if text == "black" else "white" if text == "white" else "random"
