@@ -198,7 +198,7 @@ def looks_off(dialog: NewGameScreen, name: str) -> bool:
     """Whether field ``name`` is drawn as off: its label dim, and in place of its value,
     dim, why it is off."""
     label = dialog.query_one(f"#{name}-label", Label)
-    why = dialog.query_one(f"#{name}-cell .off-why", Static)
+    why = dialog.query_one(f"#{name}-why", Static)
     field = dialog.query_one(f"#{name}", Select)
     off = bool(label.rich_style.dim)
     assert why.display is off and field.display is not off, name  # all of it, or none

@@ -111,10 +111,8 @@ class NewGameScreen(Dialog[NewGame | None]):
         color: ansi_default;
         text-style: bold reverse;
     }
-    NewGameScreen .field { width: 26; height: 1; }
-    NewGameScreen .field > .off-why { display: none; padding: 0 1; }
-    NewGameScreen .field.-off > Select { display: none; }
-    NewGameScreen .field.-off > .off-why { display: block; }
+    NewGameScreen Select:disabled, NewGameScreen .off-why { display: none; }
+    NewGameScreen .off-why.-off { display: block; width: 26; padding: 0 1; }
     NewGameScreen Label.-off, NewGameScreen .off-why {
         color: $text-disabled;
         text-style: dim italic;
@@ -202,7 +200,7 @@ class NewGameScreen(Dialog[NewGame | None]):
         for name in OFF_WHY:  # each query finds nothing once the dialog is closing
             for field in self.query(f"#{name}").results(Select):
                 field.disabled = name in off
-            for part in self.query(f"#{name}-label, #{name}-cell"):
+            for part in self.query(f"#{name}-label, #{name}-why"):
                 part.set_class(name in off, "-off")
 
     def settings(self) -> MatchSettings:
@@ -282,17 +280,16 @@ def off_fields(black: object, white: object, handicap: object) -> frozenset[str]
 
 def _field(label: str, field: Select[object], off: frozenset[str]) -> Iterator[Widget]:
     """A field of ``OFF_WHY`` and its label, both off when ``off`` has it: then the
-    field shows why in place of its value (which it keeps)."""
+    field shows why in place of its value (which it keeps): a grid lays out only what
+    is displayed, so the field and its ``off-why`` take turns in one cell. (All stay
+    children of the grid: a field one level deeper is not there yet when a key in the
+    same burst as the one that opened the dialog asks for it.)"""
     name = str(field.id)
     field.disabled = name in off
     classes = "-off" if name in off else ""
     yield Label(label, id=f"{name}-label", classes=classes)
-    yield Horizontal(
-        field,
-        Static(OFF_WHY[name], classes="off-why"),
-        id=f"{name}-cell",
-        classes=f"field {classes}",
-    )
+    yield field
+    yield Static(OFF_WHY[name], id=f"{name}-why", classes=f"off-why {classes}")
 
 
 def _computers(*choices: object) -> int:
