@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from reversi_tui.engine import Color, Move, Ply, Position
+from reversi_tui.match.engine_config import EngineConfig, can_play
 from reversi_tui.match.settings import MOST_THINK_SECONDS, MatchSettings, PlayerKind, PlayerSpec
 from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult, SourceFactory
 
 if TYPE_CHECKING:  # the AI is imported when a computer first searches, off the start-up path
     from reversi_tui.engine.ai.result import SearchResult, StopCheck
-    from reversi_tui.players_engine import EngineConfig
 
 
 class LocalHuman:
@@ -173,17 +173,6 @@ SOURCES: dict[PlayerKind, SourceFactory] = {
     PlayerKind.ENGINE: _engine,
 }
 assert set(SOURCES) == set(PlayerKind)
-
-
-def can_play(spec: PlayerSpec, engines: Mapping[str, EngineConfig] | None = None) -> bool:
-    """Whether ``spec`` can play here: a person or a level always; an engine only when
-    the user chose it (not ``recorded`` from a file), and an ``engine:NAME`` only when
-    ``engines`` (the configured ones; None: not known yet, so any name) has NAME."""
-    if not spec.kind.takes_program:
-        return True
-    if not spec.runs_program:
-        return False
-    return spec.kind is not PlayerKind.ENGINE or engines is None or spec.program in engines
 
 
 def playable(

@@ -104,6 +104,58 @@ def locale_codeset(environ: Mapping[str, str]) -> str | None:
     return rest.partition("@")[0] if dot else ""
 
 
+#: The values Python's start-up coercion (PEP 538) writes into LC_CTYPE, in its order.
+COERCION_TARGETS = ("C.UTF-8", "C.utf8", "UTF-8")
+
+
+def coerced_by_python(
+    environ: Mapping[str, str], original: Mapping[str, str] | None, utf8_mode: bool
+) -> bool:
+    """True when ``environ``'s LC_CTYPE was written by Python's start-up, not by the user.
+
+    With no LC_ALL and a C or POSIX locale (no variable set, ``LANG=C``, or a locale
+    the system lacks) Python sets ``LC_CTYPE=C.UTF-8`` in its own environment, so
+    under ``su -`` or ssh the terminal's ASCII locale would read as UTF-8. The
+    process's ``original`` environment (``/proc/self/environ``) tells for sure;
+    without it, the UTF-8 mode Python turns on in the same case (PEP 540) does.
+    """
+    ctype = environ.get("LC_CTYPE", "")
+    if environ.get("LC_ALL") or ctype not in COERCION_TARGETS:
+        return False
+    if original is not None:
+        return original.get("LC_CTYPE", "") != ctype
+    return utf8_mode
+
+
+def user_locale(
+    environ: Mapping[str, str], original: Mapping[str, str] | None, utf8_mode: bool
+) -> Mapping[str, str]:
+    """``environ`` with the locale the user really had: without a coerced LC_CTYPE."""
+    if not coerced_by_python(environ, original, utf8_mode):
+        return environ
+    return {name: value for name, value in environ.items() if name != "LC_CTYPE"}
+
+
+def startup_environ() -> dict[str, str] | None:
+    """The environment this process was started with, before Python changed it.
+
+    Linux keeps the strings ``execve`` was given in ``/proc/self/environ``; setting
+    a variable later does not write there. None where it cannot be read.
+    """
+    try:
+        with open("/proc/self/environ", "rb") as file:
+            raw = file.read()
+    except OSError:
+        return None
+    pairs = (item.partition(b"=") for item in raw.split(b"\0") if item)
+    return {os.fsdecode(name): os.fsdecode(value) for name, _, value in pairs}
+
+
+def startup_locale() -> Mapping[str, str]:
+    """The locale variables as the user set them, for ``use_ascii``."""
+    return user_locale(os.environ, startup_environ(), bool(sys.flags.utf8_mode))
+
+
 def locale_is_utf8(environ: Mapping[str, str]) -> bool:
     """True when the environment's locale uses UTF-8 (``UTF-8``, ``utf8``, any case).
 
@@ -139,6 +191,7 @@ def use_ascii(
     the locale is not UTF-8 (``LC_ALL=C``, a Latin-1 locale) or when the stream the
     app draws on cannot encode the board (``PYTHONIOENCODING=ascii``). Windows
     consoles do not use the locale variables, so there only the encoding counts.
+    ``environ`` is the user's own locale (``startup_locale``), not Python's coerced one.
     """
     if ascii_flag or unicode_flag:
         return ascii_flag

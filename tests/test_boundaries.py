@@ -155,15 +155,149 @@ def test_the_tui_never_imports_the_commands() -> None:
         assert not found, f"{module} imports {sorted(found)}"
 
 
-@pytest.mark.parametrize(
-    ("one", "other"),
-    [
-        ("reversi_tui.tui.app", "reversi_tui.commands.play"),
-        ("reversi_tui.tui.compat.driver", "reversi_tui.tui.compat.input"),
-    ],
-)
-def test_no_import_cycle(one: str, other: str) -> None:
-    assert not (other in imports_in(one) and one in imports_in(other))
+# The whole graph: no circle, and arrows that only point down ----------------------------
+#
+# Every import in a file is an edge, wherever it stands: one inside a function still makes
+# the importer depend on the imported when it runs, and one under ``TYPE_CHECKING`` still
+# ties the two together for mypy and for a reader. A circle through either is a circle.
+
+#: The parts of the package from the bottom up (a part: ``reversi_tui.X``, with all that
+#: is under it). A part may import only parts on lower lines; the parts on one line are
+#: independent of each other.
+LAYERS = [
+    ["reversi_tui", "reversi_tui.terminal"],  # the version; what the terminal can do
+    ["reversi_tui.engine"],  # the rules and the AI
+    ["reversi_tui.match", "reversi_tui.parallel_solver"],  # the match core; the solver on cores
+    ["reversi_tui.records"],  # settings, saves, records, formats
+    ["reversi_tui.protocols", "reversi_tui.training"],  # engine protocols; reversi train
+    ["reversi_tui.players_engine", "reversi_tui.net"],  # external engines; online play
+    ["reversi_tui.players"],  # the kinds of move source
+    ["reversi_tui.plain", "reversi_tui.tui"],  # the front ends
+    ["reversi_tui.commands", "reversi_tui.screenshots"],  # the commands; screenshots
+    ["reversi_tui.cli"],  # the commands listed
+    ["reversi_tui.__main__"],  # python -m reversi_tui, and the reversi script
+]
+RANK = {part: rank for rank, parts in enumerate(LAYERS) for part in parts}
+
+
+def all_modules() -> list[str]:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        found.append(module.removesuffix(".__init__"))
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module of the package and the modules of the package it imports.
+
+    ``from reversi_tui.engine import bitboard`` is an edge to the module ``bitboard``,
+    ``from reversi_tui.engine import Color`` one to the package that holds the name
+    (the parent packages Python runs first are not edges: every module has them).
+    """
+    modules = set(all_modules())
+
+    def holder(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for module in modules:
+        path = _source(module)
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        named: set[str | None] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                named.update(holder(alias.name) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*parts, *([base] if base else [])])
+                named.update(holder(f"{base}.{alias.name}") for alias in node.names)
+        graph[module] = {name for name in named if name is not None and name != module}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm,
+    without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def part_of(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def test_no_import_cycle_anywhere() -> None:
+    assert cycles(import_graph()) == []
+
+
+def test_the_cycle_finder_finds_one() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert cycles(graph) == [["a", "b", "c"]]
+
+
+def test_every_part_has_its_layer() -> None:
+    assert {part_of(module) for module in all_modules()} == set(RANK)
+
+
+def test_imports_only_point_down() -> None:
+    upward = sorted(
+        f"{module} -> {imported}"
+        for module, imports in import_graph().items()
+        for imported in imports
+        if part_of(module) != part_of(imported) and RANK[part_of(imported)] >= RANK[part_of(module)]
+    )
+    assert upward == []
+
+
+def test_the_records_never_import_the_players() -> None:
+    """``records/settings_file.py`` reads ``[engines.NAME]``: ``match/engine_config.py``."""
+    for module, imports in import_graph().items():
+        if part_of(module) == "reversi_tui.records":
+            assert not {part_of(name) for name in imports} & {
+                "reversi_tui.players",
+                "reversi_tui.players_engine",
+            }, module
 
 
 def test_a_lazy_import_is_seen() -> None:

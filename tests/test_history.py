@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sqlite3
 import stat
 import sys
@@ -471,3 +472,16 @@ def test_export_writes_pgns_time_control_and_elo_tags(tmp_path: Path, capsys: Ca
     assert not online_tags & (set(casual_timed) | set(casual)) - {"TimeControl"}
     for tags in local:
         assert not online_tags & set(tags)
+
+
+def test_export_gives_each_online_game_its_own_event_and_this_host_as_site(
+    tmp_path: Path, capsys: Captured
+) -> None:
+    games = exported(tmp_path, capsys, recorded_online(tmp_path))
+    *local, rated, casual_timed, casual, dan = (game.tags for game in games)
+    assert rated["Event"] == "reversi-tui online game 4, rated 5+3"
+    assert casual_timed["Event"] == "reversi-tui online game 5, casual 10+5"
+    assert casual["Event"] == "reversi-tui online game 6, casual untimed"
+    assert dan["Event"] == "reversi-tui online game 7, rated untimed"
+    assert {tags["Site"] for tags in (rated, casual_timed, casual, dan)} == {socket.gethostname()}
+    assert all(tags["Event"] == "reversi-tui game" and "Site" not in tags for tags in local)

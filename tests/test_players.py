@@ -7,13 +7,13 @@ import pytest
 from reversi_tui.engine import Position
 from reversi_tui.engine.ai import LEVELS
 from reversi_tui.match import LEVEL_NAMES, PLAYER_CHOICES, PlayerKind, PlayerSpec
+from reversi_tui.match.engine_config import can_play
 from reversi_tui.match.sources import LocalInput, MoveRequest, local_input
 from reversi_tui.players import (
     SOURCES,
     Computer,
     LocalHuman,
     UnplayableError,
-    can_play,
     make_source,
 )
 

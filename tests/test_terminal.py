@@ -23,11 +23,13 @@ from reversi_tui.commands import play
 from reversi_tui.terminal import (
     NO_TERMINAL,
     can_encode_board,
+    coerced_by_python,
     is_terminal,
     locale_codeset,
     locale_is_utf8,
     terminal_problem,
     use_ascii,
+    user_locale,
 )
 
 from .ptys import read_until, reap
@@ -78,6 +80,66 @@ def test_locale_codeset_resolves_as_the_c_library(
 )
 def test_locale_is_utf8(value: str, utf8: bool) -> None:
     assert locale_is_utf8({"LC_ALL": value}) is utf8
+
+
+@pytest.mark.parametrize(
+    ("environ", "original", "utf8_mode", "coerced"),
+    [
+        # What Python leaves in os.environ after its start-up, and what it was given.
+        ({"LC_CTYPE": "C.UTF-8"}, {}, True, True),
+        ({"LANG": "C", "LC_CTYPE": "C.UTF-8"}, {"LANG": "C"}, True, True),
+        ({"LANG": "C", "LC_CTYPE": "C.utf8"}, {"LANG": "C", "LC_CTYPE": "C"}, True, True),
+        ({"LC_CTYPE": "C.UTF-8"}, {"LC_CTYPE": "C.UTF-8"}, False, False),  # the user's own
+        ({"LC_ALL": "C"}, {"LC_ALL": "C"}, True, False),
+        ({"LANG": "en_GB.UTF-8"}, {"LANG": "en_GB.UTF-8"}, False, False),
+        # Without /proc/self/environ, Python's UTF-8 mode tells.
+        ({"LANG": "C", "LC_CTYPE": "C.UTF-8"}, None, True, True),
+        ({"LANG": "C", "LC_CTYPE": "C.UTF-8"}, None, False, False),
+    ],
+)
+def test_python_s_locale_coercion_is_recognised(
+    environ: dict[str, str], original: dict[str, str] | None, utf8_mode: bool, coerced: bool
+) -> None:
+    assert coerced_by_python(environ, original, utf8_mode) is coerced
+    locale = user_locale(environ, original, utf8_mode)
+    assert ("LC_CTYPE" not in locale) is (coerced or "LC_CTYPE" not in environ)
+
+
+#: The decision in a fresh Python, as ``reversi`` makes it (its output stream aside).
+DECIDE_IN_CHILD = (
+    "from reversi_tui.terminal import startup_locale, use_ascii; "
+    "print(use_ascii(ascii_flag=False, unicode_flag=False, environ=startup_locale()))"
+)
+
+
+@pytest.mark.parametrize(
+    ("locale", "ascii_only"),
+    [
+        ({}, True),
+        ({"LANG": "C"}, True),
+        ({"LANG": "POSIX"}, True),
+        ({"LC_ALL": "C"}, True),
+        ({"LANG": "en_US.UTF-8"}, False),  # coerced too when the system lacks en_US
+        ({"LC_ALL": "C.UTF-8"}, False),
+        ({"LC_CTYPE": "C.UTF-8"}, False),
+    ],
+    ids=["unset", "LANG=C", "LANG=POSIX", "LC_ALL=C", "LANG=en_US", "LC_ALL=C.UTF-8", "LC_CTYPE"],
+)
+def test_the_locale_the_user_had_decides_in_a_real_process(
+    locale: dict[str, str], ascii_only: bool
+) -> None:
+    """``env -i``: Python's start-up coercion really happens in the child."""
+    environ = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **locale}
+    done = subprocess.run(
+        [sys.executable, "-c", DECIDE_IN_CHILD],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=30,
+        cwd=ROOT,
+        check=True,
+    )
+    assert done.stdout.strip() == str(ascii_only)
 
 
 def test_the_output_encoding_must_carry_the_board() -> None:

@@ -38,7 +38,7 @@ from reversi_tui.terminal import warn
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
-    from reversi_tui.players_engine import Engines
+    from reversi_tui.match.engine_config import Engines
 
 #: Random plies from the start position that make an opening.
 OPENING_PLIES = 6

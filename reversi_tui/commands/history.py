@@ -9,15 +9,18 @@ An online game's facts, where they were recorded, are shown too: each player's
 rating after a rated game with its change (``1523 (+23)``, a ``?`` after a
 provisional one) under the name, and the game's terms (``5+3 rated``) under the
 result; ``--json`` has them for every game (null for a local one), and the PGN
-export writes ``TimeControl`` (in seconds: ``300+3``, ``-`` for an untimed online
-game) and, for a rated game, ``BlackElo``/``WhiteElo`` (the ratings the game was
-played at) with ``BlackRatingDiff``/``WhiteRatingDiff``.
+export writes its own ``Event`` (``reversi-tui online game 17, rated 5+3``, the
+number the records' own), this host as its ``Site``, ``TimeControl`` (in seconds:
+``300+3``, ``-`` for an untimed online game) and, for a rated game,
+``BlackElo``/``WhiteElo`` (the ratings the game was played at) with
+``BlackRatingDiff``/``WhiteRatingDiff``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -241,26 +244,17 @@ def _rating_json(online: OnlineFacts | None, colour: Color) -> dict[str, Any] | 
 
 
 def pgn_tags(game: StoredGame) -> dict[str, str]:
-    """The PGN tags of a recorded game: the names, and an online game's ``TimeControl``
-    and, when rated, ``BlackElo``/``WhiteElo`` (the ratings before the game, as PGN
-    means them) and ``BlackRatingDiff``/``WhiteRatingDiff``."""
-    from reversi_tui.records.online_facts import pgn_time_control
+    """The PGN tags of a recorded game: the names, and an online game's own
+    (``online_pgn_tags``: its Event, this host as its Site, terms and ratings)."""
+    from reversi_tui.records.online_facts import online_pgn_tags
 
     record = game.record
     tags = {
         "Black": shared_name(record.black, game.black_name),
         "White": shared_name(record.white, game.white_name),
     }
-    online = game.online
-    if online is None:
-        return tags
-    tags["TimeControl"] = pgn_time_control(online.control)
-    for colour in Color:
-        rating = online.rating(colour)
-        if rating is not None:
-            after, change = rating
-            tags[f"{colour.title}Elo"] = str(after - change)
-            tags[f"{colour.title}RatingDiff"] = f"{change:+d}"
+    if game.online is not None:
+        tags.update(online_pgn_tags(game.online, game.id, socket.gethostname()))
     return tags
 
 

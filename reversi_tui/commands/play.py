@@ -24,29 +24,24 @@ from reversi_tui.commands.options import (
 from reversi_tui.engine import Color, Game
 from reversi_tui.engine.notation import NotationError
 from reversi_tui.match import MatchSettings, PlayerKind, PlayerSpec
+from reversi_tui.match.engine_config import EngineConfig, Engines
 from reversi_tui.match.settings import LEVEL_NAMES, engine_forms
 from reversi_tui.records.paths import DATA_DIR_ENV, file_kind
-from reversi_tui.terminal import is_terminal, terminal_problem, use_ascii, warn
+from reversi_tui.terminal import (
+    is_terminal,
+    startup_locale,
+    terminal_problem,
+    use_ascii,
+    warn,
+)
 
 if TYPE_CHECKING:
-    from reversi_tui.players_engine import Engines
     from reversi_tui.records.settings_file import StoredSettings
 
 #: The most bytes ``--load`` reads: game files are a few kilobytes.
 MOST_GAME_FILE_BYTES = 4 * 1024 * 1024
 
 
-#: Options that only the full-screen game reads; line mode says it ignores them.
-TUI_ONLY = (
-    "--ascii",
-    "--unicode",
-    "--no-mouse",
-    "--theme",
-    "--delay",
-    "--reply-delay",
-    "--new",
-    "--resume",
-)
 #: The levels as --help says them: ``easy, medium, hard or expert``.
 _LEVELS_SAID = f"{', '.join(LEVEL_NAMES[:-1])} or {LEVEL_NAMES[-1]}"
 #: The TUI's pause between computer moves when --delay is not given.
@@ -67,8 +62,6 @@ def player_option(text: str) -> str:
     try:
         spec = PlayerSpec.from_text(text)
         if spec.kind in (PlayerKind.GTP, PlayerKind.NBOARD):
-            from reversi_tui.players_engine import EngineConfig  # only for an engine
-
             EngineConfig.of_command(spec.kind, spec.program)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
@@ -425,7 +418,7 @@ def run_tui(args: argparse.Namespace, *, online: bool = False) -> int:
         ascii_only = use_ascii(
             ascii_flag=args.ascii,
             unicode_flag=args.unicode,
-            environ=os.environ,
+            environ=startup_locale(),
             encoding=getattr(screen, "encoding", None),
             windows=sys.platform == "win32",
         )

@@ -1,11 +1,11 @@
 """The match: one game between two move sources, and the one turn loop of the code base.
 
-Every front end (the Textual app, the line mode, the arena, later the server)
-builds a ``Match`` and awaits ``run()``: ask the side to move for its move, apply
-it, tell the listeners, until the game is over. Undo, redo, pause and
-resignation are plain method calls that may come at any time (between two
-keys, while a computer thinks): they cancel the pending request and the loop
-asks again. Nothing here imports a user interface.
+Every front end (the Textual app, the line mode, the arena) builds a ``Match``
+and awaits ``run()``: ask the side to move for its move, apply it, tell the
+listeners, until the game is over. Undo, redo, pause and resignation are plain
+method calls that may come at any time (between two keys, while a computer
+thinks): they cancel the pending request and the loop asks again. Nothing here
+imports a user interface.
 
 The life cycle: a match's sources are made with it and closed (``MoveSource.close``)
 exactly once, when it ends: the game is over (the board, or a resignation, by

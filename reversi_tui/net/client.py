@@ -113,10 +113,6 @@ class Client:
     def connected(self) -> bool:
         return self._writer is not None and self._welcomed.is_set()
 
-    async def wait_welcomed(self) -> None:
-        """Until the server has welcomed this client (after each reconnection)."""
-        await self._welcomed.wait()
-
     def send(self, message: protocol.ClientMessage) -> bool:
         """Send one message; False (nothing sent) while not connected."""
         writer = self._writer

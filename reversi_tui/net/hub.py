@@ -37,7 +37,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Protocol, assert_never
 
 import msgspec
 
@@ -136,7 +136,7 @@ class LiveGame:
                 if left_ms is not None:
                     live.left[colour] = left_ms
             if stored.end_reason == "time" and stored.winner is not None:
-                live.left[_colour(stored.winner).opponent] = 0
+                live.left[protocol.side_color(stored.winner).opponent] = 0
         return live
 
     @property
@@ -380,9 +380,9 @@ class Hub:
                 else:
                     self.waiting.discard(peer.user)
                 self._lobby_dirty = True
-                self._presence(peer.user)
+                self._presence(peer.user, asker=peer, re=re)
             case protocol.Activity(status=status):
-                self._activity(peer, status)
+                self._activity(peer, status, re)
             case protocol.ClaimRequest():
                 self._claim(peer, message)
             case protocol.Rematch():
@@ -391,7 +391,7 @@ class Hub:
                 self._challenge(peer, message)
             case protocol.Accept() | protocol.Decline() | protocol.Cancel():
                 self._answer(peer, message)
-            case protocol.MoveRequest():
+            case protocol.MoveMessage():
                 self._move(peer, message)
             case protocol.Resign():
                 self._resign(peer, message)
@@ -403,6 +403,8 @@ class Hub:
                 self._resume(peer, message)
             case protocol.Hello():
                 self._error(peer, ErrorCode.BAD_MESSAGE, "hello is said once, at the start", re)
+            case _:  # mypy fails here when a new ClientMessage has no case above
+                assert_never(message)
 
     def lobby(self, re: RequestId | None = None) -> protocol.LobbyReply:
         active = [g for g in self.games.values() if not g.over]
@@ -458,14 +460,17 @@ class Hub:
             return None
         return max(statuses, key=_presence)
 
-    def _activity(self, peer: Peer, status: ActivityStatus) -> None:
+    def _activity(self, peer: Peer, status: ActivityStatus, re: RequestId | None = None) -> None:
+        """Where ``peer`` is: everyone hears of a change of the user's status; the asker
+        (with ``re``) always gets the user's presence."""
         before = self._status(peer.user)
-        if self.activity.get(peer) == status:
-            return
-        self.activity[peer] = status
-        self._lobby_dirty = True
+        if self.activity.get(peer) != status:
+            self.activity[peer] = status
+            self._lobby_dirty = True
         if self._status(peer.user) != before:
-            self._presence(peer.user)
+            self._presence(peer.user, asker=peer, re=re)
+        elif re is not None:
+            self._reply(peer, msgspec.structs.replace(self._presence_of(peer.user), re=re))
 
     def gone_for(self, user: str) -> float | None:
         """Seconds since ``user``'s last session left (None: online)."""
@@ -711,7 +716,7 @@ class Hub:
             return None
         return live, colour
 
-    def _move(self, peer: Peer, message: protocol.MoveRequest) -> None:
+    def _move(self, peer: Peer, message: protocol.MoveMessage) -> None:
         re = message.id
         found = self._players_game(peer, message.game, re)
         if found is None:
@@ -1005,13 +1010,14 @@ class Hub:
                 return
             audience = self._audience(live)
         if not text:
+            self._error(peer, ErrorCode.BAD_MESSAGE, "a chat line needs some text", re)
             return
         watcher = live is not None and live.player(peer.user) is None
         if live is not None:
             lines = self.chats.setdefault(live.id, deque(maxlen=protocol.CHAT_HISTORY))
             lines.append(protocol.ChatLine(from_=peer.user, text=text, watcher=watcher))
         chat = protocol.ChatMessage(from_=peer.user, game=message.game, text=text, watcher=watcher)
-        self._send(audience, protocol.encode(chat))
+        self._send_answering(audience, chat, peer, re)
 
     def _send_history(self, peer: Peer, live: LiveGame) -> None:
         """The game's chat so far, when it has any."""
@@ -1145,16 +1151,32 @@ class Hub:
                 old, _ = self._finished_chats.popitem(last=False)
                 self.chats.pop(old, None)
 
-    def _presence(self, user: str) -> None:
-        line = protocol.encode(
-            protocol.Presence(
-                user=user,
-                online=self.online(user),
-                waiting=user in self.waiting,
-                status=self._status(user) or "lobby",
-            )
+    def _presence_of(self, user: str) -> protocol.Presence:
+        return protocol.Presence(
+            user=user,
+            online=self.online(user),
+            waiting=user in self.waiting,
+            status=self._status(user) or "lobby",
         )
-        self._send((p for ps in self.peers.values() for p in ps), line)
+
+    def _presence(self, user: str, asker: Peer | None = None, re: RequestId | None = None) -> None:
+        """``user``'s presence to everyone online; ``asker``'s copy answers its request."""
+        everyone = (p for ps in self.peers.values() for p in ps)
+        self._send_answering(everyone, self._presence_of(user), asker, re)
+
+    def _send_answering(
+        self,
+        peers: Iterable[Peer],
+        message: protocol.Presence | protocol.ChatMessage,
+        asker: Peer | None,
+        re: RequestId | None,
+    ) -> None:
+        """``message`` to ``peers``; the copy to ``asker`` carries ``re``, the id of the
+        request that caused it (every request with an id is answered)."""
+        line = protocol.encode(message)
+        answer = line if re is None else protocol.encode(msgspec.structs.replace(message, re=re))
+        for peer in peers:
+            peer.send_line(answer if peer is asker else line)
 
     @staticmethod
     def _send(peers: Iterable[Peer], line: bytes) -> None:
@@ -1221,7 +1243,7 @@ def _challenge_info(challenge: StoredChallenge) -> ChallengeInfo:
         challenge=challenge.id,
         from_=challenge.challenger,
         to=challenge.target,
-        color=_color(challenge.color),
+        color=_challenge_color(challenge.color),
         clock=None if clock is None else TimeControl(minutes=clock[0], increment=clock[1]),
         rated=challenge.rated,
         rematch=challenge.rematch,
@@ -1237,12 +1259,12 @@ def _ended(stored: ServerGame, game: Game) -> Result | None:
     discs = game.position.outcome()
     reason, winner = stored.end_reason, stored.winner
     if stored.resigned is not None:
-        return Result.forfeit(_colour(stored.resigned), Termination.RESIGNATION, discs)
+        return Result.forfeit(protocol.side_color(stored.resigned), Termination.RESIGNATION, discs)
     if reason == "abandoned" and winner is None:
         return Result.abandoned_draw(discs)
     if reason in ("time", "abandoned") and winner is not None:
         termination = Termination.TIME_FORFEIT if reason == "time" else Termination.DISCONNECTION
-        return Result.forfeit(_colour(winner).opponent, termination, discs)
+        return Result.forfeit(protocol.side_color(winner).opponent, termination, discs)
     return None
 
 
@@ -1260,9 +1282,6 @@ def _passes(game: Game) -> int:
     return sum(1 for move in game.moves if move < 0)
 
 
-def _colour(side: str) -> Color:
-    return Color.BLACK if side == "black" else Color.WHITE
-
-
-def _color(text: str) -> protocol.ChallengeColor:
+def _challenge_color(text: str) -> protocol.ChallengeColor:
+    """A stored challenge's colour as the protocol names it."""
     return "black" if text == "black" else "white" if text == "white" else "random"

@@ -18,6 +18,7 @@ import itertools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import assert_never
 
 from reversi_tui.net import protocol
 from reversi_tui.net.client import Client
@@ -232,8 +233,9 @@ class OnlineSession:
                 self._welcome(message)
             case protocol.ResumePending():
                 self._resuming(message.origin, f"waiting for {message.waiting_for} to come back")
-            case protocol.Error(re=int() as number):
-                origin = self._resumes.pop(number, None)
+            case protocol.Error():
+                re = message.re
+                origin = self._resumes.pop(re, None) if isinstance(re, int) else None
                 if origin is not None:
                     self._resuming(origin, f"cannot be resumed: {message.message}")
             case protocol.LobbyReply():
@@ -251,8 +253,8 @@ class OnlineSession:
                 picture.challenges[message.challenge] = _info(message, self.user or "?", message.to)
             case protocol.ChatHistory():
                 picture.chat[message.origin] = list(message.lines)[-CHAT_KEPT:]
-            case protocol.ChatMessage(game=int() as number):
-                origin = self._origin_of(number)
+            case protocol.ChatMessage():
+                origin = None if message.game is None else self._origin_of(message.game)
                 if origin is not None:
                     line = ChatLine(from_=message.from_, text=message.text, watcher=message.watcher)
                     picture.chat[origin] = [*picture.chat.get(origin, []), line][-CHAT_KEPT:]
@@ -266,6 +268,10 @@ class OnlineSession:
                 if message.status == "active" and self.user in (message.black, message.white):
                     picture.my_games.append(message)
                 self._drop_accepted(message)
+            case protocol.Pong() | protocol.Bye():
+                pass  # the connection's own (net/client.py); listeners are told below
+            case _:  # mypy fails here when a new ServerMessage has no case above
+                assert_never(message)
         self._tell(message)
         if after is not None:
             self._tell(after)

@@ -202,7 +202,7 @@ class Cancel(_Request, tag="cancel", kw_only=True, frozen=True):
     challenge: Id
 
 
-class MoveRequest(_Request, tag="move", kw_only=True, frozen=True):
+class MoveMessage(_Request, tag="move", kw_only=True, frozen=True):
     game: Id
     #: The number of moves played so far (passes not counted): the client's view.
     ply: Id
@@ -277,7 +277,7 @@ ClientMessage = (
     | Accept
     | Decline
     | Cancel
-    | MoveRequest
+    | MoveMessage
     | Resign
     | Watch
     | Unwatch
@@ -605,6 +605,11 @@ def encode(message: _Message) -> bytes:
 
 def side_name(color: Color) -> Side:
     return "black" if color is Color.BLACK else "white"
+
+
+def side_color(side: str) -> Color:
+    """The colour a side's name (``side_name``) stands for."""
+    return Color.BLACK if side == "black" else Color.WHITE
 
 
 #: Bidirectional-text controls (embeddings, overrides, isolates, marks): another user's

@@ -31,8 +31,14 @@ from reversi_tui.match.record import GameRecord, Result, Termination
 from reversi_tui.match.settings import PlayerSpec
 from reversi_tui.match.sources import MoveRequest, PlayResult
 from reversi_tui.net.clocks import ClockFace
-from reversi_tui.net.protocol import ABANDON_GRACE, ClientMessage, State, side_name
-from reversi_tui.net.protocol import MoveRequest as MoveMessage
+from reversi_tui.net.protocol import (
+    ABANDON_GRACE,
+    ClientMessage,
+    MoveMessage,
+    State,
+    side_color,
+    side_name,
+)
 from reversi_tui.records.online_facts import OnlineFacts
 
 Send = Callable[[ClientMessage], bool]
@@ -240,7 +246,7 @@ class GameLink:
         clock = self.state.clock
         if clock is None:
             return None
-        running = None if clock.running is None else _colour(clock.running)
+        running = None if clock.running is None else side_color(clock.running)
         return ClockFace(
             clock.black_ms, clock.white_ms, running, self.received, clock.minutes, clock.increment
         )
@@ -375,7 +381,3 @@ class OwnOnlineSource(OnlineSource):
         if not self.takes_local_input or waiting is None or waiting.done():
             return False
         return self.link.play(self._index, move)
-
-
-def _colour(side: str) -> Color:
-    return Color.BLACK if side == "black" else Color.WHITE

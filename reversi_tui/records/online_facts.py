@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 
 from reversi_tui.engine import Color
 
-__all__ = ["OnlineFacts", "format_control", "format_rating", "pgn_time_control"]
+__all__ = [
+    "OnlineFacts",
+    "format_control",
+    "format_rating",
+    "online_pgn_tags",
+    "pgn_time_control",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +69,35 @@ def format_control(control: tuple[int, int]) -> str:
 def pgn_time_control(control: tuple[int, int] | None) -> str:
     """PGN's ``TimeControl`` value: ``300+3`` in seconds, ``-`` for an untimed game."""
     return "-" if control is None else f"{control[0] * 60}+{control[1]}"
+
+
+def online_event(online: OnlineFacts, number: int) -> str:
+    """PGN's ``Event`` of an online game: ``reversi-tui online game 17, rated 5+3``.
+
+    ``number`` tells games apart (the records' own number for the game); the terms
+    say what was played: rated or casual, the time control or ``untimed``.
+    """
+    terms = "untimed" if online.control is None else format_control(online.control)
+    return f"reversi-tui online game {number}, {'rated' if online.rated else 'casual'} {terms}"
+
+
+def online_pgn_tags(online: OnlineFacts, number: int, site: str) -> dict[str, str]:
+    """An online game's own PGN tags: ``Event`` (``online_event``), ``Site`` (the host
+    the game was played on), ``TimeControl`` and, when rated, ``BlackElo``/``WhiteElo``
+    (the ratings before the game, as PGN means them) and ``BlackRatingDiff``/
+    ``WhiteRatingDiff``."""
+    tags = {
+        "Event": online_event(online, number),
+        "Site": site,
+        "TimeControl": pgn_time_control(online.control),
+    }
+    for colour in Color:
+        rating = online.rating(colour)
+        if rating is not None:
+            after, change = rating
+            tags[f"{colour.title}Elo"] = str(after - change)
+            tags[f"{colour.title}RatingDiff"] = f"{change:+d}"
+    return tags
 
 
 def format_rating(after: int, change: int, *, provisional: bool = False) -> str:

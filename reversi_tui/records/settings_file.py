@@ -27,9 +27,8 @@ from typing import Any
 
 import tomli_w
 
+from reversi_tui.match.engine_config import EngineConfig, can_play
 from reversi_tui.match.settings import MOST_THINK_SECONDS, PlayerSpec, player_forms
-from reversi_tui.players import can_play
-from reversi_tui.players_engine import EngineConfig
 from reversi_tui.records.atomic import atomic_write, set_aside
 from reversi_tui.records.paths import StorageError, storage_error
 

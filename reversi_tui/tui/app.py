@@ -22,6 +22,7 @@ from textual.filter import LineFilter
 from textual.message import Message
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES, Theme
+from textual.widgets import Input
 
 from reversi_tui.engine import Color, Game
 from reversi_tui.engine.ai import learned
@@ -326,7 +327,12 @@ class ReversiApp(App[int]):
         )
 
     def on_key_burst(self, burst: KeyBurst) -> None:
-        """Keys far faster than typing were dropped (``tui/compat/input.py``): say so, once."""
+        """Keys far faster than typing were dropped (``tui/compat/input.py``): in a text
+        field they were a paste without brackets, and are pasted there; elsewhere (the
+        board) they are not taken as keys, and the app says so, once."""
+        if isinstance(self.focused, Input) and burst.text:
+            self.focused.post_message(events.Paste(burst.text))
+            return
         self.notify(
             f"{burst.count:,} characters came all at once, faster than anyone types, "
             "and were not taken as keys. To paste, use your terminal's own paste.",

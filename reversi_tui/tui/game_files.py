@@ -5,19 +5,20 @@ statistics, ``m`` copies the moves.
 works for: it opens the dialogs through the screen, and shows what was opened
 or replayed there with ``play_on``, after asking before it leaves a game in
 progress. Without a data directory each action says it is not available. The
-screen's actions are one-line calls; ``copy_moves`` serves online games too.
+screen's actions are one-line calls.
+
+``GameFiles`` knows its screen as a ``MatchScreen`` (what it uses is all there), never
+as the ``GameScreen`` that holds it: the import would be a circle.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from reversi_tui.engine import Game
 from reversi_tui.match.record import GameRecord, RecordError
 from reversi_tui.match.settings import PlayerSpec
 from reversi_tui.records.database import StoredGame
-from reversi_tui.records.formats import moves_text, opening_settings
+from reversi_tui.records.formats import opening_settings
 from reversi_tui.records.keeper import GameKeeper, moved_by_a_person
 from reversi_tui.records.paths import Places
 from reversi_tui.tui.screens.confirm import ConfirmScreen
@@ -26,14 +27,14 @@ from reversi_tui.tui.screens.save_game import Saved, SaveGameScreen, shown_path
 from reversi_tui.tui.screens.statistics import StatisticsScreen
 
 if TYPE_CHECKING:
-    from reversi_tui.tui.screens.game import GameScreen
+    from reversi_tui.tui.screens.match_view import MatchScreen
 
 
 class GameFiles:
     """Saving, opening and the statistics for ``screen``, kept by ``keeper`` (None: no
     data directory, so none of them)."""
 
-    def __init__(self, screen: GameScreen, keeper: GameKeeper | None) -> None:
+    def __init__(self, screen: MatchScreen, keeper: GameKeeper | None) -> None:
         self.screen = screen
         self.keeper = keeper
 
@@ -149,17 +150,3 @@ class GameFiles:
         if self.keeps_left_game():
             return " The game you left is kept: reversi offers it again next time."
         return ""
-
-
-def copy_moves(game: Game, copy: Callable[[str], None], ellipsis: str) -> str:
-    """``m``: the move list to the clipboard through ``copy`` (the terminal's OSC 52), led
-    by the start position when it is not the usual one, so that the copy replays. Returns
-    what the status line says."""
-    moves = game.move_list()
-    if not moves:
-        return "No moves to copy yet."
-    copied = moves_text(game.start, game.moves)
-    copy(copied)
-    shown = moves if len(moves) <= 24 else moves[:24] + ellipsis
-    what = "the moves" if copied == moves else "the start position and the moves"
-    return f"Copied {what} ({shown}) to the clipboard, if your terminal allows it (OSC 52)."

@@ -79,7 +79,7 @@ def test_sessions_and_games_are_info(store: FailingStore, caplog: pytest.LogCapt
     number = bob.lines[-1]["challenge"]
     hub.handle(bob, protocol.Accept(challenge=number))
     game = bob.lines[-1]["game"]
-    hub.handle(ann, protocol.MoveRequest(game=game, ply=0, square="d3"))
+    hub.handle(ann, protocol.MoveMessage(game=game, ply=0, square="d3"))
     hub.handle(bob, protocol.Resign(game=game))
     hub.leave(bob)
     assert logged(caplog) == [

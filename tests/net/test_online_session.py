@@ -132,7 +132,7 @@ async def a_game(world: dict[str, Any], root: Path) -> tuple[Player, Player, str
     for player, square in ((ann, "d3"), (bob, "c5")):
         link = player.session.links[origin]
         ply = link.state.ply
-        assert link.send(protocol.MoveRequest(game=link.game, ply=ply, square=square))
+        assert link.send(protocol.MoveMessage(game=link.game, ply=ply, square=square))
         await until(lambda ply=ply: ann.session.links[origin].state.ply == ply + 1)
         await until(lambda ply=ply: bob.session.links[origin].state.ply == ply + 1)
     return ann, bob, origin
@@ -155,7 +155,7 @@ async def test_a_game_goes_on_after_its_server_dies_and_another_takes_over(
     assert link.playable and link.state.moves == "d3c5" and link.state.origin == origin
     assert link.game == bob.session.links[origin].game
     ply = link.state.ply
-    assert link.send(protocol.MoveRequest(game=link.game, ply=ply, square="f6"))
+    assert link.send(protocol.MoveMessage(game=link.game, ply=ply, square="f6"))
     await until(lambda: bob.session.links[origin].state.moves == "d3c5f6")
     moved = Copies(bob.data / COPIES_DIR).get(origin)
     assert moved is not None and moved.server == bob.session.server

@@ -81,7 +81,7 @@ async def test_my_key_is_sent_and_played_only_when_the_server_says_so() -> None:
     running = asyncio.create_task(match.run())
     await until(lambda: match.state == "awaiting", "asked")
     assert match.offer(parse_square("f5")) == ""
-    assert server.sent == [protocol.MoveRequest(game=9, ply=0, square="f5")]
+    assert server.sent == [protocol.MoveMessage(game=9, ply=0, square="f5")]
     assert match.game.moves == []  # not on the board until the server commits it
     server.game.play(parse_square("f5"))
     link.update(server.state(), "s1")
@@ -134,7 +134,7 @@ async def test_resuming_picks_up_from_the_moves_already_on_the_board() -> None:
     running = asyncio.create_task(match.run())
     await until(lambda: match.state == "awaiting", "asked")
     assert match.offer(parse_square("c4")) == ""
-    assert server.sent[-1] == protocol.MoveRequest(game=9, ply=4, square="c4")
+    assert server.sent[-1] == protocol.MoveMessage(game=9, ply=4, square="c4")
     match.close()
     await asyncio.wait_for(running, WAIT)
 
@@ -259,7 +259,7 @@ def test_a_move_reports_how_long_its_player_thought() -> None:
     clock.now += 3.25
     assert link.play(0, parse_square("d3"))
     (sent,) = server.sent
-    assert isinstance(sent, protocol.MoveRequest) and sent.think_ms == 3250
+    assert isinstance(sent, protocol.MoveMessage) and sent.think_ms == 3250
 
 
 def test_the_game_may_be_claimed_only_after_the_grace() -> None:

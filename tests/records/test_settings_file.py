@@ -271,7 +271,7 @@ def test_engines_are_configured_by_name_and_kept_when_the_file_is_written(
     """Issue 19: "engine:NAME names one the user has configured in the settings file
     (name, protocol, command line, optional working directory)"."""
     from reversi_tui.match import PlayerKind
-    from reversi_tui.players_engine import EngineConfig
+    from reversi_tui.match.engine_config import EngineConfig
 
     path = settings_path(tmp_path, ENGINES)
     settings, problem = load_settings(path)

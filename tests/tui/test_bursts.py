@@ -28,18 +28,25 @@ import pytest
 from textual import events
 from textual.app import App
 from textual.message import Message
+from textual.widgets import Input
 
 from reversi_tui.engine import square_name
+from reversi_tui.net.protocol import MAX_CHAT
 from reversi_tui.records.autosave import SavedGame
 from reversi_tui.tui.compat.input import (
     BURST_KEYS,
+    BURST_TEXT_KEPT,
     CLUMP_SECONDS,
     QUIET_SECONDS,
     BurstGuard,
+    KeyBurst,
     SafeParser,
     input_decoder,
 )
+from reversi_tui.tui.screens.chat import ChatScreen
 from reversi_tui.tui.signals import install_exit_signals, remove_exit_signals
+
+from .helpers import make_app
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pty and POSIX signals")
 
@@ -294,7 +301,7 @@ def test_typing_and_key_repeat_are_never_held_or_dropped() -> None:
     for n in range(1000):  # key repeat at 100 a second, for ten seconds
         pressed = key("abcdefgh"[n % 8])
         assert guard.sift([pressed], now) == [pressed]
-        assert guard.tick(now) == ([], 0)
+        assert guard.tick(now) == ([], None)
         now += 0.01
     assert not guard.bursting and guard.deadline() is None
 
@@ -304,10 +311,10 @@ def test_a_few_keys_together_are_held_a_moment_then_delivered_in_order() -> None
     batch: list[Message] = [key("d"), events.AppFocus(), key("3")]
     assert guard.sift(batch, 100.0) == []
     assert guard.deadline() == 100.0 + CLUMP_SECONDS
-    assert guard.tick(100.0 + CLUMP_SECONDS / 2) == ([], 0)
+    assert guard.tick(100.0 + CLUMP_SECONDS / 2) == ([], None)
     late = key("\r")
     assert guard.sift([late], 100.0 + CLUMP_SECONDS / 2) == []  # joins the clump
-    assert guard.tick(100.0 + CLUMP_SECONDS) == ([*batch, late], 0)
+    assert guard.tick(100.0 + CLUMP_SECONDS) == ([*batch, late], None)
     assert guard.deadline() is None
 
 
@@ -318,10 +325,12 @@ def test_a_burst_is_dropped_until_the_keys_stop_and_told_once() -> None:
     assert guard.sift([*keys, focus], 100.0) == [focus]  # only the keys are dropped
     assert guard.sift([key("o"), key("o")], 100.1) == []
     guard.drop(4096, 100.2)  # taken without parsing
-    assert guard.tick(100.2 + QUIET_SECONDS / 2) == ([], 0)
+    assert guard.tick(100.2 + QUIET_SECONDS / 2) == ([], None)
     assert guard.deadline() == 100.2 + QUIET_SECONDS
-    assert guard.tick(100.2 + QUIET_SECONDS) == ([], BURST_KEYS + 1 + 2 + 4096)
-    assert guard.tick(200.0) == ([], 0)  # told once
+    released, burst = guard.tick(100.2 + QUIET_SECONDS)
+    assert released == [] and burst is not None
+    assert burst.count == BURST_KEYS + 1 + 2 + 4096
+    assert guard.tick(200.0) == ([], None)  # told once
     typed = key("q")
     assert guard.sift([typed], 200.0) == [typed]
 
@@ -330,8 +339,23 @@ def test_a_small_first_read_joins_the_burst_that_follows() -> None:
     guard = BurstGuard()
     assert guard.sift([key("d"), key("3")], 100.0) == []
     assert guard.sift([key("o")] * BURST_KEYS, 100.0 + CLUMP_SECONDS / 2) == []
-    assert guard.tick(100.0 + CLUMP_SECONDS) == ([], 0)  # nothing released: a burst
-    assert guard.tick(101.0) == ([], BURST_KEYS + 2)
+    assert guard.tick(100.0 + CLUMP_SECONDS) == ([], None)  # nothing released: a burst
+    released, burst = guard.tick(101.0)
+    assert released == [] and burst is not None and burst.count == BURST_KEYS + 2
+
+
+def test_a_burst_keeps_its_first_characters_for_a_text_field() -> None:
+    """An unbracketed paste: its text travels with the notice, parsed or not, bounded."""
+    guard = BurstGuard()
+    assert guard.sift([key(c) for c in "Good game, well played, thanks a lot!"], 100.0) == []
+    guard.drop(BURST_TEXT_KEPT, 100.1, " again" * BURST_TEXT_KEPT)
+    _, burst = guard.tick(101.0)
+    assert burst is not None
+    assert burst.text.startswith("Good game, well played, thanks a lot! again again")
+    assert len(burst.text) == BURST_TEXT_KEPT
+    assert guard.sift([key(c) for c in "x" * (BURST_KEYS + 1)], 200.0) == []
+    _, burst = guard.tick(201.0)
+    assert burst is not None and burst.text == "x" * (BURST_KEYS + 1)  # a new burst, new text
 
 
 def test_mouse_reports_in_bulk_are_no_burst() -> None:
@@ -386,3 +410,44 @@ async def test_a_signal_is_acted_on_when_the_loops_wakeup_channel_is_full(
     assert codes == [143]
     assert saved == [True]
     assert [args for _, args in watchdogs] == [(143,)]
+
+
+# The app: a burst in a text field is a paste; on the board it plays nothing.
+
+CHAT_LINE = "Good game! That corner on move 23 was a lovely trap, well played."
+
+
+async def test_a_burst_into_the_chat_box_is_pasted_there() -> None:
+    """A terminal that pastes without brackets: more than ``BURST_KEYS`` characters in
+    the chat box were dropped as a burst of keys."""
+    assert len(CHAT_LINE) > BURST_KEYS
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await app.push_screen(ChatScreen("Say something"))
+        await pilot.pause()
+        app.post_message(KeyBurst(len(CHAT_LINE) + 1, CHAT_LINE + "\r"))
+        await pilot.pause()
+        assert app.screen.query_one("#line", Input).value == CHAT_LINE
+        assert not app._notifications  # no "ignored a burst" notice
+
+
+async def test_a_paste_longer_than_a_chat_line_is_cut_to_fit_not_refused() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(ChatScreen("Say something"))
+        await pilot.pause()
+        line = app.screen.query_one("#line", Input)
+        line.insert_text_at_cursor("> ")
+        line.post_message(events.Paste(CHAT_LINE * 4 + "\nsecond line"))
+        await pilot.pause()
+        assert line.value == ("> " + CHAT_LINE * 4)[:MAX_CHAT]
+
+
+async def test_a_burst_on_the_board_plays_nothing_and_is_told() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        app.post_message(KeyBurst(64, "d3\r" * 21 + "d"))
+        await pilot.pause()
+        assert app.game_screen.game.moves == []
+        assert [n.title for n in app._notifications] == ["Ignored a burst of keys"]

@@ -56,7 +56,7 @@ async def test_a_failed_engine_is_a_dialog_and_the_computer_plays_on() -> None:
 
 
 async def test_the_new_game_dialog_lists_the_configured_engines() -> None:
-    from reversi_tui.players_engine import EngineConfig
+    from reversi_tui.match.engine_config import EngineConfig
     from reversi_tui.records.memory import SettingsMemory
     from reversi_tui.records.settings_file import StoredSettings
     from reversi_tui.tui.screens.new_game import NewGameScreen

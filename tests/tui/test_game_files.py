@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reversi_tui.engine import Color, Game
-from reversi_tui.tui.game_files import copy_moves
+from reversi_tui.tui.move_copy import copy_moves
 
 
 def copied(game: Game) -> tuple[list[str], str]:

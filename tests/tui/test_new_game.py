@@ -16,7 +16,7 @@ from rich.color import Color as RichColor
 from rich.color import ColorSystem, ColorType
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import Button, Select
+from textual.widgets import Button, Label, Select, Static
 
 from reversi_tui.cli import build_parser
 from reversi_tui.commands.play import run_game_app
@@ -192,6 +192,36 @@ async def test_handicap_for_is_disabled_while_there_is_no_handicap() -> None:
         dialog.query_one("#handicap", Select).value = 0
         await pilot.pause()
         assert colour.disabled
+
+
+def looks_off(dialog: NewGameScreen, name: str) -> bool:
+    """Whether field ``name`` is drawn as off: its label dim, and in place of its value,
+    dim, why it is off."""
+    label = dialog.query_one(f"#{name}-label", Label)
+    why = dialog.query_one(f"#{name}-why", Static)
+    field = dialog.query_one(f"#{name}", Select)
+    off = bool(label.rich_style.dim)
+    assert why.display is off and field.display is not off, name  # all of it, or none
+    assert not off or (why.rich_style.dim and field.disabled), name
+    return off
+
+
+async def test_a_disabled_field_looks_off_and_says_why() -> None:
+    """They looked almost like the enabled fields: the label as bright, only the value dim."""
+    app = make_app()  # human v human, no handicap: all three fields are off
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(app, pilot)
+        assert all(looks_off(dialog, name) for name in ("handicap-colour", "think-time", "pace"))
+        assert not dialog.query_one("Label").rich_style.dim  # Black's, always on
+        said = [str(why.render()) for why in dialog.query(".off-why").results(Static)]
+        assert said == ["off: no handicap", "off: no computer plays", "off: a person plays"]
+        dialog.query_one("#black", Select).value = "hard"
+        await pilot.pause()
+        assert not looks_off(dialog, "think-time") and looks_off(dialog, "pace")
+        dialog.query_one("#white", Select).value = "easy"
+        dialog.query_one("#handicap", Select).value = 2
+        await pilot.pause()
+        assert not any(looks_off(dialog, n) for n in ("handicap-colour", "think-time", "pace"))
 
 
 async def test_the_dialog_remembers_the_handicap_of_a_new_game() -> None:

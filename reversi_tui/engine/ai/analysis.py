@@ -110,10 +110,6 @@ class MoveClass(StrEnum):
         return self in (MoveClass.INACCURACY, MoveClass.MISTAKE, MoveClass.BLUNDER)
 
 
-#: The error classes, mildest first.
-ERROR_CLASSES = (MoveClass.INACCURACY, MoveClass.MISTAKE, MoveClass.BLUNDER)
-
-
 @dataclass(frozen=True, slots=True)
 class AnalysisOptions:
     """The budget: seconds per midgame position, the searching level, and from how

@@ -28,7 +28,7 @@ from textual._parser import ParseError
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
 
-from reversi_tui.tui.compat.input import MAX_CELLS, BurstGuard, KeyBurst, SafeParser, input_decoder
+from reversi_tui.tui.compat.input import MAX_CELLS, BurstGuard, SafeParser, input_decoder
 
 #: The longest wait for input before the parser's and the guard's timeouts are checked.
 SELECT_SECONDS = 0.1
@@ -108,14 +108,14 @@ class ReversiDriver(LinuxDriver):
                     text = decode(data, final=final)
                     plain = parser.plain_keys(text) if guard.bursting else None
                     if plain is not None:
-                        guard.drop(plain, now)
+                        guard.drop(plain, now, text)
                     else:
                         deliver(guard.sift(parser.feed(text), now))
             deliver(guard.sift(parser.tick(), now))
             released, burst = guard.tick(now)
             deliver(released)
-            if burst:
-                self.process_message(KeyBurst(burst))
+            if burst is not None:
+                self.process_message(burst)
             return True
 
         def wait() -> float:

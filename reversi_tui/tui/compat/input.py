@@ -76,13 +76,17 @@ _NOT_PLAIN = re.compile("[\x1b\x90\x98\x9d\x9e\x9f]")
 # if more than ``BURST_KEYS`` arrive within it, they are a burst, dropped with everything
 # that follows until the keys have stopped for ``QUIET_SECONDS``. A single key is never
 # held. Only keys count: mouse reports, resizes, focus changes and pastes are delivered
-# as they come, whatever their number.
+# as they come, whatever their number. The burst's first characters travel with its
+# notice (``KeyBurst.text``): the app pastes them into a focused text field (a terminal
+# that pastes without brackets), where they can play no move.
 #: More keys than this arriving together are not typing.
 BURST_KEYS = 32
 #: How long keys that arrive together are held to see whether more follow.
 CLUMP_SECONDS = 0.05
 #: A burst is over once no key has come for this long.
 QUIET_SECONDS = 0.3
+#: How many of a burst's characters are kept for ``KeyBurst.text``.
+BURST_TEXT_KEPT = 4096
 
 Request = Read1 | Peek1
 
@@ -302,11 +306,13 @@ class SafeParser(XTermParser):
 
 
 class KeyBurst(Message):
-    """A burst of ``count`` keys came and was ignored (see ``BurstGuard``)."""
+    """A burst of ``count`` keys came and was not taken as keys (see ``BurstGuard``);
+    ``text``: its first ``BURST_TEXT_KEPT`` characters."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, text: str = "") -> None:
         super().__init__()
         self.count = count
+        self.text = text
 
 
 class BurstGuard:
@@ -324,6 +330,9 @@ class BurstGuard:
         self._last_key = 0.0
         #: Keys dropped so far in the burst under way; 0 when there is none.
         self.dropped = 0
+        #: The first characters of the burst under way (at most ``BURST_TEXT_KEPT``).
+        self._text: list[str] = []
+        self._text_size = 0
 
     @property
     def bursting(self) -> bool:
@@ -345,7 +354,7 @@ class BurstGuard:
             self._last_key = now
         if self.dropped:
             self.dropped += keys
-            return [message for message in batch if not isinstance(message, events.Key)]
+            return self._take_keys(batch)
         if self._held:
             self._held += batch
             self._held_keys += keys
@@ -357,20 +366,33 @@ class BurstGuard:
             return []
         held, self.dropped = self._held, self._held_keys
         self._held, self._held_keys = [], 0
-        return [message for message in held if not isinstance(message, events.Key)]
+        return self._take_keys(held)
 
-    def drop(self, keys: int, now: float) -> None:
-        """``keys`` more keys of the burst under way, dropped without being parsed."""
+    def _take_keys(self, messages: list[Message]) -> list[Message]:
+        """The messages other than keys; the keys' characters kept for the burst's text."""
+        self._keep("".join(m.character or "" for m in messages if isinstance(m, events.Key)))
+        return [message for message in messages if not isinstance(message, events.Key)]
+
+    def _keep(self, text: str) -> None:
+        room = BURST_TEXT_KEPT - self._text_size
+        if room > 0 and text:
+            self._text.append(text[:room])
+            self._text_size += len(self._text[-1])
+
+    def drop(self, keys: int, now: float, text: str = "") -> None:
+        """``keys`` more keys of the burst under way (``text``), dropped without being
+        parsed."""
         self.dropped += keys
         self._last_key = now
+        self._keep(text)
 
-    def tick(self, now: float) -> tuple[list[Message], int]:
-        """The held messages whose time has come; and the size of a burst just over
-        (0: none), to be told once."""
+    def tick(self, now: float) -> tuple[list[Message], KeyBurst | None]:
+        """The held messages whose time has come; and a burst just over, to be told once."""
         released: list[Message] = []
         if self._held and now >= self._hold_until:
             released, self._held, self._held_keys = self._held, [], 0
-        over = 0
+        over = None
         if self.dropped and now >= self._last_key + QUIET_SECONDS:  # as deadline() says
-            over, self.dropped = self.dropped, 0
+            over = KeyBurst(self.dropped, "".join(self._text))
+            self.dropped, self._text, self._text_size = 0, [], 0
         return released, over

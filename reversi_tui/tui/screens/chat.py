@@ -10,6 +10,7 @@ from textual.widgets import Input, Static
 from reversi_tui.net.protocol import MAX_CHAT
 from reversi_tui.tui.screens.dialog import Dialog
 from reversi_tui.tui.widgets.footer import KeyFooter
+from reversi_tui.tui.widgets.line_input import LineInput
 
 
 class ChatScreen(Dialog[str | None]):
@@ -26,7 +27,7 @@ class ChatScreen(Dialog[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(self.title_text, classes="dialog-title")
-            yield Input(placeholder="Enter sends, Esc cancels", max_length=MAX_CHAT, id="line")
+            yield LineInput(placeholder="Enter sends, Esc cancels", max_length=MAX_CHAT, id="line")
         yield KeyFooter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

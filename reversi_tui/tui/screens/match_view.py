@@ -42,12 +42,12 @@ from reversi_tui.match import (
     Result,
     StateChanged,
 )
+from reversi_tui.match.engine_config import Engines
 from reversi_tui.match.review import Review
 from reversi_tui.match.sources import SourceFactory
 from reversi_tui.players import playable
-from reversi_tui.players_engine import Engines
 from reversi_tui.records.autosave import Autosave
-from reversi_tui.tui.game_files import copy_moves
+from reversi_tui.tui.move_copy import copy_moves
 from reversi_tui.tui.screens.confirm import ConfirmScreen
 from reversi_tui.tui.screens.game_over import Choice, GameOverScreen, headline
 from reversi_tui.tui.widgets.board import Board, BoardView

@@ -3,12 +3,13 @@ computer against computer: one dialog covers every local mode."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Button, Label, Select, Static
 
 from reversi_tui.engine import Color
@@ -79,9 +80,11 @@ class NewGameScreen(Dialog[NewGame | None]):
     the pace included. The first field (Black) has the focus; ``y`` starts, ``n``
     or Esc cancels. The think time means something only with a computer playing,
     the pace only when computers play both sides: otherwise they are disabled, as
-    "Handicap for" is without a handicap. Focus shows in every colour depth: the
-    focused field is drawn in reverse video, as Textual draws a focused button,
-    and an open list is framed so its options don't read as the rows below it.
+    "Handicap for" is without a handicap. A disabled field is plainly off: its
+    label dims, and in place of its value it says why (``OFF_WHY``). Focus shows
+    in every colour depth: the focused field is drawn in reverse video, as Textual
+    draws a focused button, and an open list is framed so its options don't read as
+    the rows below it.
     """
 
     DEFAULT_CSS = """
@@ -108,7 +111,12 @@ class NewGameScreen(Dialog[NewGame | None]):
         color: ansi_default;
         text-style: bold reverse;
     }
-    NewGameScreen Select:disabled > SelectCurrent { text-style: dim; }
+    NewGameScreen Select:disabled, NewGameScreen .off-why { display: none; }
+    NewGameScreen .off-why.-off { display: block; width: 26; padding: 0 1; }
+    NewGameScreen Label.-off, NewGameScreen .off-why {
+        color: $text-disabled;
+        text-style: dim italic;
+    }
     NewGameScreen Select.-textual-compact > SelectOverlay.-textual-compact {
         border: round $accent !important;
     }
@@ -142,6 +150,8 @@ class NewGameScreen(Dialog[NewGame | None]):
 
     def compose(self) -> ComposeResult:
         c = self.current
+        off = off_fields(c.black.choice, c.white.choice, c.handicap)
+        colours = (("Black", Color.BLACK), ("White", Color.WHITE))
         with Vertical(classes="dialog"):
             yield Static("New game", classes="dialog-title")
             with Grid():
@@ -151,22 +161,14 @@ class NewGameScreen(Dialog[NewGame | None]):
                 yield _select(self.players, c.white.choice, "white")
                 yield Label("Handicap")
                 yield _select(HANDICAP_OPTIONS, c.handicap, "handicap")
-                yield Label("Handicap for")
-                colour = _select(
-                    (("Black", Color.BLACK), ("White", Color.WHITE)),
-                    c.handicap_colour,
-                    "handicap-colour",
+                yield from _field(
+                    "Handicap for", _select(colours, c.handicap_colour, "handicap-colour"), off
                 )
-                colour.disabled = not c.handicap
-                yield colour
-                yield Label("Think time")
                 think = _select(think_options(self.clock), self.clock or 0.0, "think-time")
-                think.disabled = not _computers(c.black.choice, c.white.choice)
-                yield think
-                yield Label("Pace (computers)")
-                pace = _select(pace_options(self.pace), self.pace, "pace")
-                pace.disabled = _computers(c.black.choice, c.white.choice) < 2
-                yield pace
+                yield from _field("Think time", think, off)
+                yield from _field(
+                    "Pace (computers)", _select(pace_options(self.pace), self.pace, "pace"), off
+                )
             warning = ""
             if self.in_progress:
                 warning = (
@@ -187,17 +189,19 @@ class NewGameScreen(Dialog[NewGame | None]):
     def on_select_changed(self, event: Select.Changed) -> None:
         """ "Handicap for" means something only with a handicap, the think time only
         with a computer, the pace only with computers on both sides."""
-        if event.select.id == "handicap":
-            for colour in self.query("#handicap-colour").results(Select):  # gone once closing
-                colour.disabled = not event.value
-        elif event.select.id in ("black", "white"):
-            black = self._chosen("#black", self.current.black.choice)
-            white = self._chosen("#white", self.current.white.choice)
-            computers = _computers(black, white)
-            for think in self.query("#think-time").results(Select):
-                think.disabled = not computers
-            for pace in self.query("#pace").results(Select):
-                pace.disabled = computers < 2
+        if event.select.id not in ("black", "white", "handicap"):
+            return
+        c = self.current
+        off = off_fields(
+            self._chosen("#black", c.black.choice),
+            self._chosen("#white", c.white.choice),
+            self._chosen("#handicap", c.handicap),
+        )
+        for name in OFF_WHY:  # each query finds nothing once the dialog is closing
+            for field in self.query(f"#{name}").results(Select):
+                field.disabled = name in off
+            for part in self.query(f"#{name}-label, #{name}-why"):
+                part.set_class(name in off, "-off")
 
     def settings(self) -> MatchSettings:
         """The chosen settings; a field not mounted yet still shows its starting value.
@@ -253,6 +257,39 @@ class NewGameScreen(Dialog[NewGame | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+#: The fields that mean something only sometimes, and what each shows while it is off.
+OFF_WHY = {
+    "handicap-colour": "off: no handicap",
+    "think-time": "off: no computer plays",
+    "pace": "off: a person plays",
+}
+
+
+def off_fields(black: object, white: object, handicap: object) -> frozenset[str]:
+    """The fields (of ``OFF_WHY``) that mean nothing with these choices."""
+    computers = _computers(black, white)
+    off = {"handicap-colour"} if not handicap else set()
+    if not computers:
+        off.add("think-time")
+    if computers < 2:
+        off.add("pace")
+    return frozenset(off)
+
+
+def _field(label: str, field: Select[object], off: frozenset[str]) -> Iterator[Widget]:
+    """A field of ``OFF_WHY`` and its label, both off when ``off`` has it: then the
+    field shows why in place of its value (which it keeps): a grid lays out only what
+    is displayed, so the field and its ``off-why`` take turns in one cell. (All stay
+    children of the grid: a field one level deeper is not there yet when a key in the
+    same burst as the one that opened the dialog asks for it.)"""
+    name = str(field.id)
+    field.disabled = name in off
+    classes = "-off" if name in off else ""
+    yield Label(label, id=f"{name}-label", classes=classes)
+    yield field
+    yield Static(OFF_WHY[name], id=f"{name}-why", classes=f"off-why {classes}")
 
 
 def _computers(*choices: object) -> int:
