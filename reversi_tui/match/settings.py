@@ -1,11 +1,11 @@
 """What a match is set up with: who plays each colour, the start, the seed.
 
 One typed value built by every front end (the command line, the new-game
-dialog, later a save file and the network handshake) instead of loose strings,
-so the same choices always make the same players.
+dialog, a game file, an autosave) instead of loose strings, so the same choices
+always make the same players.
 
 A player has one text form, ``PlayerSpec.text`` (also ``str(spec)``), read back by
-``PlayerSpec.from_text``; the command line, the settings file, the game records,
+``PlayerSpec.from_text`` (or ``from_record``, below); the command line, the settings file, the game records,
 PGN files and the records database all write players this way:
 
 =========================  ==============================================================
