@@ -16,14 +16,15 @@ changes) is ignored rather than trusted, and :data:`UNAVAILABLE` says why.
 from __future__ import annotations
 
 import hashlib
-from importlib import import_module, resources
+from importlib import import_module
+from pathlib import Path
 from typing import Protocol, cast
 
 from reversi_tui.engine.ai.result import SearchCancelled, StopCheck
 
 #: The compiled module (``setup.py`` names it).
 MODULE_NAME = "reversi_tui.engine.ai._endgame"
-#: Its source, shipped in the package, relative to this one.
+#: Its source, shipped in the package, relative to this module's directory.
 SOURCE = ("native", "endgame.c")
 
 
@@ -47,9 +48,14 @@ class _Module(Protocol):
 
 
 def source_sha256() -> str | None:
-    """The hash of the ``endgame.c`` installed with the package; None if it is missing."""
+    """The hash of the ``endgame.c`` installed with the package; None if it is missing.
+
+    A plain path, not ``importlib.resources``: that imports threading, which the
+    engine may not (tests/test_boundaries.py), and a compiled module cannot load
+    from a zip file anyway.
+    """
     try:
-        source = resources.files(__package__).joinpath(*SOURCE).read_bytes()
+        source = Path(__file__).parent.joinpath(*SOURCE).read_bytes()
     except OSError:
         return None
     return hashlib.sha256(source).hexdigest()

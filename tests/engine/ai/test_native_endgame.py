@@ -157,14 +157,18 @@ def test_bad_search_settings_are_refused(
 
 @built
 @pytest.mark.parametrize(
-    ("args", "error"),
-    [((3, 1), ValueError), ((-1, 0), OverflowError), ((1 << 64, 0), OverflowError)],
+    ("args", "error", "message"),
+    [
+        ((3, 1), ValueError, "overlap"),
+        ((-1, 0), OverflowError, r"me must be a 64-bit board mask: 0 <= me < 2\*\*64"),
+        ((0, 1 << 64), OverflowError, r"other must be a 64-bit board mask"),
+    ],
 )
 def test_bad_boards_for_stable_discs_are_refused(
-    args: tuple[int, int], error: type[Exception]
+    args: tuple[int, int], error: type[Exception], message: str
 ) -> None:
     assert MODULE is not None
-    with pytest.raises(error):
+    with pytest.raises(error, match=message):
         MODULE.stable_discs(*args)
 
 

@@ -763,10 +763,10 @@ static int read_bound(PyObject *value, const char *name, long *out)
     return 0;
 }
 
-static int read_sides(PyObject *const *args, u64 *p, u64 *o)
+static int read_sides(PyObject *const *args, const char *first, const char *second, u64 *p,
+                      u64 *o)
 {
-    if (read_board(args[0], "the first board", p) < 0 ||
-        read_board(args[1], "the second board", o) < 0)
+    if (read_board(args[0], first, p) < 0 || read_board(args[1], second, o) < 0)
         return -1;
     if (*p & *o) {
         PyErr_SetString(PyExc_ValueError, "the two boards overlap: a square holds both sides");
@@ -784,7 +784,7 @@ static PyObject *Search_node(SearchObject *self, PyObject *const *args, Py_ssize
         PyErr_SetString(PyExc_TypeError, "node(p, o, alpha, beta) takes 4 arguments");
         return NULL;
     }
-    if (read_sides(args, &p, &o) < 0 || read_bound(args[2], "alpha", &alpha) < 0 ||
+    if (read_sides(args, "p", "o", &p, &o) < 0 || read_bound(args[2], "alpha", &alpha) < 0 ||
         read_bound(args[3], "beta", &beta) < 0)
         return NULL;
     if (alpha >= beta) {
@@ -830,7 +830,7 @@ static PyObject *module_stable_discs(PyObject *Py_UNUSED(module), PyObject *cons
         PyErr_SetString(PyExc_TypeError, "stable_discs(me, other) takes 2 arguments");
         return NULL;
     }
-    if (read_sides(args, &p, &o) < 0)
+    if (read_sides(args, "me", "other", &p, &o) < 0)
         return NULL;
     return PyLong_FromUnsignedLongLong(stable_discs(p, o));
 }
