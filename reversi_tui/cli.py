@@ -74,6 +74,13 @@ COMMANDS: tuple[Callable[[Commands], None], ...] = (
 )
 
 
+def version_text() -> str:
+    """``reversi --version``: the version, and which endgame solver runs (and why not C)."""
+    from reversi_tui.engine.ai.native_endgame import describe
+
+    return f"reversi {__version__}\nendgame solver: {describe()}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="reversi",
@@ -81,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"reversi {__version__}")
+    parser.add_argument("--version", action="version", version=version_text())
     play.add_game_options(parser)
     # Each command declares its options and names its handler (``set_defaults(handler=)``)
     # in its own module, kept light to import: what it runs on it imports when it runs.

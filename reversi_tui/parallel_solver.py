@@ -71,7 +71,7 @@ from reversi_tui.engine.board import PASS, Move
 
 #: From this many empty squares a solve is split across the workers (Python solver).
 PARALLEL_EMPTIES = 14
-#: The same with the C solver, whose subtrees are 30 to 40 times cheaper: measured on
+#: The same with the C solver, whose subtrees are much cheaper (README): measured on
 #: the 18-empty set, 2 processes took a median 0.131 s against 0.105 s serially;
 #: on FFO #40-44 (20-23 empties) 10.1 s in all against 15.1 s.
 PARALLEL_EMPTIES_C = 20

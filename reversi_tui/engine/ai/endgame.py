@@ -2,7 +2,7 @@
 
 The root (MTD(f), ties, every move's score) is here in Python; the nodes below
 it are searched by :func:`new_search`'s choice: the C node search
-(``native/endgame.c`` through :mod:`native_endgame`, 30-40 times faster) where
+(``native/endgame.c`` through :mod:`native_endgame`, same scores, much faster) where
 the install could compile it, else the Python nodes below, which are the
 reference it mirrors and the fallback (``use_solver`` picks one).
 
@@ -535,13 +535,13 @@ def solver_name() -> str:
 def use_solver(name: str) -> None:
     """Make new solves use the ``"c"`` or the ``"python"`` node search.
 
-    Raises ValueError for another name, or for ``"c"`` where it was not built.
+    Raises ValueError for another name, or for ``"c"`` where it was not built or is stale.
     """
     global _native
     if name not in ("c", "python"):
         raise ValueError(f"unknown solver {name!r}: use c or python")
     if name == "c" and native_endgame.MODULE is None:
-        raise ValueError("the C solver was not built when reversi_tui was installed")
+        raise ValueError(native_endgame.UNAVAILABLE)
     _native = name == "c"
 
 

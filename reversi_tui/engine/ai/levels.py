@@ -49,7 +49,7 @@ class Level:
     #: full-width search.
     selective: bool = False
     #: ``solve_empties`` where the C node search was built (``endgame.solver_name``),
-    #: 30-40 times faster than the Python one; None: the same as ``solve_empties``.
+    #: much faster than the Python one (README); None: the same as ``solve_empties``.
     solve_empties_c: int | None = None
 
     def exact_from(self, solver: str) -> int:

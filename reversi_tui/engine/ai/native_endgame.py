@@ -1,23 +1,31 @@
 """The exact solver's node search in C, when the install could build it.
 
-``native/endgame.c`` is compiled at install time into the top-level module
-``_reversi_endgame`` (``setup.py``, an optional extension: without a C compiler
-the install still succeeds). It searches the same tree as the Python nodes of
-:mod:`endgame` (same scores, same ordering ideas) 30 to 40 times faster, so
-:func:`endgame.new_search` prefers it; the Python solver remains the reference
-and the fallback. A module built from an older source (another ``ABI``) is
-ignored rather than trusted.
+``native/endgame.c`` is compiled at install time into :data:`MODULE_NAME`
+(``setup.py``, an optional extension: without a C compiler the install still
+succeeds). It gives the same scores as the Python nodes of :mod:`endgame` with
+the same ordering ideas, though not the same tree, and much faster (the README
+gives the times measured), so :func:`endgame.new_search` prefers it; the Python
+solver remains the reference and the fallback.
+
+The module carries the SHA-256 of the source it was compiled from and the
+package ships that source: a module whose hash differs (built from another
+``endgame.c``, as an editable install keeps an old build after the source
+changes) is ignored rather than trusted, and :data:`UNAVAILABLE` says why.
 """
 
 from __future__ import annotations
 
+import hashlib
 from importlib import import_module
+from pathlib import Path
 from typing import Protocol, cast
 
 from reversi_tui.engine.ai.result import SearchCancelled, StopCheck
 
-#: The interface version this wrapper expects (``ABI_VERSION`` in endgame.c).
-ABI = 1
+#: The compiled module (``setup.py`` names it).
+MODULE_NAME = "reversi_tui.engine.ai._endgame"
+#: Its source, shipped in the package, relative to this module's directory.
+SOURCE = ("native", "endgame.c")
 
 
 class _CSearch(Protocol):
@@ -27,7 +35,7 @@ class _CSearch(Protocol):
 
 
 class _Module(Protocol):
-    ABI: int
+    SOURCE_SHA256: str
 
     def Search(
         self,
@@ -39,18 +47,45 @@ class _Module(Protocol):
     def stable_discs(self, me: int, other: int, /) -> int: ...
 
 
-def _load() -> _Module | None:
+def source_sha256() -> str | None:
+    """The hash of the ``endgame.c`` installed with the package; None if it is missing.
+
+    A plain path, not ``importlib.resources``: that imports threading, which the
+    engine may not (tests/test_boundaries.py), and a compiled module cannot load
+    from a zip file anyway.
+    """
     try:
-        module = import_module("_reversi_endgame")
-    except ImportError:
+        source = Path(__file__).parent.joinpath(*SOURCE).read_bytes()
+    except OSError:
         return None
-    if getattr(module, "ABI", None) != ABI:
-        return None
-    return cast(_Module, module)
+    return hashlib.sha256(source).hexdigest()
 
 
-#: The compiled module, or None where it was not built (or is stale).
-MODULE = _load()
+def _load() -> tuple[_Module | None, str]:
+    """The compiled module if it matches the shipped source, else None and why not."""
+    try:
+        module = import_module(MODULE_NAME)
+    except ModuleNotFoundError:
+        return None, "the C module was not built: reinstall with a C compiler such as gcc"
+    except ImportError as err:
+        return None, f"the C module does not load ({err}): reinstall reversi_tui"
+    expected = source_sha256()
+    if expected is None:
+        return None, "the C module's source is missing: reinstall reversi_tui"
+    if getattr(module, "SOURCE_SHA256", None) != expected:
+        return None, "the C module is stale, built from another endgame.c: reinstall reversi_tui"
+    return cast(_Module, module), ""
+
+
+#: The compiled module, or None where it was not built (or is stale), and then why.
+MODULE, UNAVAILABLE = _load()
+
+
+def describe() -> str:
+    """Which node search solves by default, for ``reversi --version``: C, or Python and why."""
+    if MODULE is None:
+        return f"Python ({UNAVAILABLE})"
+    return "C"
 
 
 class NativeSearch:
@@ -64,7 +99,7 @@ class NativeSearch:
 
     def __init__(self, should_stop: StopCheck | None) -> None:
         if MODULE is None:
-            raise RuntimeError("the C endgame solver was not built")
+            raise RuntimeError(UNAVAILABLE)
         self._search = MODULE.Search(should_stop)
 
     def node(self, p: int, o: int, alpha: int, beta: int, n: int, moves: int) -> int:
@@ -82,5 +117,5 @@ class NativeSearch:
 def stable_discs(me: int, other: int) -> int:
     """The C solver's stable discs of ``me`` (a subset of :func:`stability.stable_discs`)."""
     if MODULE is None:
-        raise RuntimeError("the C endgame solver was not built")
+        raise RuntimeError(UNAVAILABLE)
     return MODULE.stable_discs(me, other)

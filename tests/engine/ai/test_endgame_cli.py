@@ -224,11 +224,9 @@ def test_the_c_solver_where_it_was_not_built_is_a_clear_message(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(native_endgame, "MODULE", None)
+    monkeypatch.setattr(native_endgame, "UNAVAILABLE", "the C module was not built: reinstall")
     assert main(["solve", FIRST, "--solver", "c"]) == 2
     err = capsys.readouterr().err
-    assert err == (
-        "reversi solve: the C solver was not built when reversi_tui was installed; "
-        "use --solver python\n"
-    )
+    assert err == "reversi solve: the C module was not built: reinstall; use --solver python\n"
     assert main(["bench", "solve", str(DATA / "endgame_e12.obf"), "--solver", "c"]) == 2
-    assert capsys.readouterr().err.startswith("reversi bench solve: the C solver was not built")
+    assert capsys.readouterr().err.startswith("reversi bench solve: the C module was not built")

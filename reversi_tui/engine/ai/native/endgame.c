@@ -1,14 +1,17 @@
 /*
  * The exact endgame solver's node search in C: an optional accelerator.
  *
- * reversi_tui/engine/ai/endgame.py is the reference: the same fail-soft negamax
- * alpha-beta, the same scores (the final disc difference, empties to the
- * winner), the same three layers (deep nodes with a transposition table and
+ * reversi_tui/engine/ai/endgame.py is the reference, and this module gives
+ * the same scores (the final disc difference, empties to the winner; fail-soft
+ * bounds outside the window may differ): the same kind of fail-soft negamax
+ * alpha-beta in three layers (deep nodes with a transposition table and
  * fastest-first ordering, shallow nodes in parity order, unrolled routines for
- * the last four empties) and the same stability cut-off.  Python keeps the
+ * the last four empties) and the same stability cut-off, but not the same tree:
+ * the shallow layer starts at 7 empties here (6 in Python) and the ordering
+ * also weighs potential mobility, so node counts differ.  Python keeps the
  * root (MTD(f), ties, every move's score); this module searches the nodes
- * below it, 30 to 40 times faster.  When it cannot be built (no C compiler at
- * install time) the game uses the Python solver and nothing else changes.
+ * below it (the speed-ups measured are in the README).  When it cannot be
+ * built (no C compiler at install time) the game uses the Python solver.
  *
  * Bitboards: bit r * 8 + c is the square of row r, column c.
  *
@@ -23,8 +26,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Checked by endgame.py: a module built from an older source is ignored. */
-#define ABI_VERSION 1
+/* setup.py passes the SHA-256 of this file: native_endgame.py compares it with
+ * the hash of the endgame.c installed beside it and ignores a module built from
+ * another source (a stale build in an editable install, say). */
+#ifndef SOURCE_SHA256
+#error "build endgame.c through setup.py, which passes its hash as -DSOURCE_SHA256=<hex>"
+#endif
+#define STRINGIFY(x) #x
+#define AS_STRING(x) STRINGIFY(x)
 
 typedef uint64_t u64;
 
@@ -37,7 +46,9 @@ typedef uint64_t u64;
 
 #define POLL_INTERVAL (1u << 16)
 #define SHALLOW 7  /* at or below: no move generation, no table */
-#define MAX_MOVES 34
+/* A child list's size: no position has more moves than squares.  Positions
+ * reached in play have at most 33, but the module takes any board. */
+#define MAX_MOVES 64
 #define INF 127
 
 /* ---- tables built at import ---------------------------------------------- */
@@ -643,10 +654,16 @@ static int node(Ctx *c, u64 p, u64 o, int alpha, int beta, int n)
 
 typedef struct {
     PyObject_HEAD
-    Ctx ctx;
+    Ctx ctx; /* ctx.table is NULL until __init__ succeeds */
     PyObject *should_stop;
     int busy;
 } SearchObject;
+
+#define MIN_TABLE_BITS 4
+#define MAX_TABLE_BITS 30
+/* Any margin gives exact scores (it only decides when the cut-off is tried);
+ * the bounds keep 2 * n + margin far from int overflow. */
+#define MAX_MARGIN 256
 
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
 {
@@ -655,8 +672,18 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
     int bits = 21, margin = 10;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|Oii", kwlist, &should_stop, &bits, &margin))
         return -1;
-    if (bits < 4 || bits > 30) {
-        PyErr_SetString(PyExc_ValueError, "table_bits must be between 4 and 30");
+    if (should_stop != Py_None && !PyCallable_Check(should_stop)) {
+        PyErr_SetString(PyExc_TypeError, "should_stop must be a callable or None");
+        return -1;
+    }
+    if (bits < MIN_TABLE_BITS || bits > MAX_TABLE_BITS) {
+        PyErr_Format(PyExc_ValueError, "table_bits must be between %d and %d, not %d",
+                     MIN_TABLE_BITS, MAX_TABLE_BITS, bits);
+        return -1;
+    }
+    if (margin < -MAX_MARGIN || margin > MAX_MARGIN) {
+        PyErr_Format(PyExc_ValueError, "stability_margin must be between %d and %d, not %d",
+                     -MAX_MARGIN, MAX_MARGIN, margin);
         return -1;
     }
     if (self->ctx.table != NULL) {
@@ -675,19 +702,76 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds)
     return 0;
 }
 
+/* The stop check may refer back to its search (a bound method of an object
+ * holding it): the collector must see that cycle, or the table (48 MiB by
+ * default) is never freed. */
+static int Search_traverse(SearchObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->should_stop);
+    return 0;
+}
+
+static int Search_clear(SearchObject *self)
+{
+    Py_CLEAR(self->should_stop);
+    return 0;
+}
+
 static void Search_dealloc(SearchObject *self)
 {
+    PyObject_GC_UnTrack(self);
+    Search_clear(self);
     free(self->ctx.table);
-    Py_XDECREF(self->should_stop);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static int read_board(PyObject *value, u64 *out)
+/* A board: a 64-bit mask (bit r * 8 + c for row r, column c). */
+static int read_board(PyObject *value, const char *name, u64 *out)
 {
-    unsigned long long v = PyLong_AsUnsignedLongLong(value);
-    if (v == (unsigned long long)-1 && PyErr_Occurred())
+    if (!PyLong_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int (a 64-bit board mask), not %.100s", name,
+                     Py_TYPE(value)->tp_name);
         return -1;
+    }
+    unsigned long long v = PyLong_AsUnsignedLongLong(value);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_OverflowError))
+            PyErr_Format(PyExc_OverflowError, "%s must be a 64-bit board mask: 0 <= %s < 2**64",
+                         name, name);
+        return -1;
+    }
     *out = v;
+    return 0;
+}
+
+static int read_bound(PyObject *value, const char *name, long *out)
+{
+    if (!PyLong_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", name,
+                     Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    int overflow;
+    long v = PyLong_AsLongAndOverflow(value, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow || v < -INF + 1 || v > INF - 1) {
+        PyErr_Format(PyExc_ValueError, "%s must be between %d and %d", name, -INF + 1, INF - 1);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int read_sides(PyObject *const *args, const char *first, const char *second, u64 *p,
+                      u64 *o)
+{
+    if (read_board(args[0], first, p) < 0 || read_board(args[1], second, o) < 0)
+        return -1;
+    if (*p & *o) {
+        PyErr_SetString(PyExc_ValueError, "the two boards overlap: a square holds both sides");
+        return -1;
+    }
     return 0;
 }
 
@@ -695,21 +779,22 @@ static int read_board(PyObject *value, u64 *out)
 static PyObject *Search_node(SearchObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     u64 p, o;
+    long alpha, beta;
     if (nargs != 4) {
         PyErr_SetString(PyExc_TypeError, "node(p, o, alpha, beta) takes 4 arguments");
         return NULL;
     }
-    if (read_board(args[0], &p) < 0 || read_board(args[1], &o) < 0)
+    if (read_sides(args, "p", "o", &p, &o) < 0 || read_bound(args[2], "alpha", &alpha) < 0 ||
+        read_bound(args[3], "beta", &beta) < 0)
         return NULL;
-    long alpha = PyLong_AsLong(args[2]), beta = PyLong_AsLong(args[3]);
-    if (PyErr_Occurred())
-        return NULL;
-    if (p & o) {
-        PyErr_SetString(PyExc_ValueError, "the two sides overlap");
+    if (alpha >= beta) {
+        PyErr_Format(PyExc_ValueError, "the window is empty: alpha (%ld) must be below beta (%ld)",
+                     alpha, beta);
         return NULL;
     }
-    if (alpha < -INF + 1 || beta > INF - 1 || alpha >= beta) {
-        PyErr_SetString(PyExc_ValueError, "the window must satisfy -126 <= alpha < beta <= 126");
+    if (self->ctx.table == NULL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "this Search was not initialised: create it by calling Search(...)");
         return NULL;
     }
     if (self->busy) {
@@ -745,7 +830,7 @@ static PyObject *module_stable_discs(PyObject *Py_UNUSED(module), PyObject *cons
         PyErr_SetString(PyExc_TypeError, "stable_discs(me, other) takes 2 arguments");
         return NULL;
     }
-    if (read_board(args[0], &p) < 0 || read_board(args[1], &o) < 0)
+    if (read_sides(args, "me", "other", &p, &o) < 0)
         return NULL;
     return PyLong_FromUnsignedLongLong(stable_discs(p, o));
 }
@@ -759,13 +844,17 @@ static PyMethodDef Search_methods[] = {
 
 static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "_reversi_endgame.Search",
+    .tp_name = "reversi_tui.engine.ai._endgame.Search",
     .tp_basicsize = sizeof(SearchObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One solve's node search and transposition table.",
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "Search(should_stop=None, table_bits=21, stability_margin=10): one solve's node "
+              "search and transposition table (2**table_bits entries of 24 bytes).",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Search_init,
     .tp_dealloc = (destructor)Search_dealloc,
+    .tp_traverse = (traverseproc)Search_traverse,
+    .tp_clear = (inquiry)Search_clear,
+    .tp_free = PyObject_GC_Del,
     .tp_methods = Search_methods,
 };
 
@@ -777,13 +866,13 @@ static PyMethodDef module_methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "_reversi_endgame",
+    .m_name = "reversi_tui.engine.ai._endgame",
     .m_doc = "The endgame solver's node search in C (see reversi_tui/engine/ai/endgame.py).",
     .m_size = -1,
     .m_methods = module_methods,
 };
 
-PyMODINIT_FUNC PyInit__reversi_endgame(void)
+PyMODINIT_FUNC PyInit__endgame(void)
 {
     build_tables();
     if (PyType_Ready(&SearchType) < 0)
@@ -792,7 +881,7 @@ PyMODINIT_FUNC PyInit__reversi_endgame(void)
     if (m == NULL)
         return NULL;
     if (PyModule_AddObjectRef(m, "Search", (PyObject *)&SearchType) < 0 ||
-        PyModule_AddIntConstant(m, "ABI", ABI_VERSION) < 0) {
+        PyModule_AddStringConstant(m, "SOURCE_SHA256", AS_STRING(SOURCE_SHA256)) < 0) {
         Py_DECREF(m);
         return NULL;
     }
