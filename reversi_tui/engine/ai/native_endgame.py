@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 from importlib import import_module
-from pathlib import Path
 from typing import Protocol, cast
 
 from reversi_tui.engine.ai.result import SearchCancelled, StopCheck
@@ -50,15 +49,19 @@ class _Module(Protocol):
 def source_sha256() -> str | None:
     """The hash of the ``endgame.c`` installed with the package; None if it is missing.
 
-    A plain path, not ``importlib.resources``: that imports threading, which the
-    engine may not (tests/test_boundaries.py), and a compiled module cannot load
-    from a zip file anyway.
+    Read with the built-in ``open`` beside this module's own file: the engine imports
+    no ``pathlib``/``os`` (tests/engine/ai/test_purity.py), and ``importlib.resources``
+    would bring threading in at start-up (tests/test_boundaries.py). A compiled module
+    cannot load from a zip file, so a plain file is all there is to read.
     """
+    cut = max(__file__.rfind("/"), __file__.rfind("\\"))
+    folder = __file__[: cut + 1]
     try:
-        source = Path(__file__).parent.joinpath(*SOURCE).read_bytes()
+        with open(folder + "/".join(SOURCE), "rb") as source:
+            data = source.read()
     except OSError:
         return None
-    return hashlib.sha256(source).hexdigest()
+    return hashlib.sha256(data).hexdigest()
 
 
 def _load() -> tuple[_Module | None, str]:
