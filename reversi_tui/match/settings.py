@@ -5,8 +5,8 @@ dialog, a game file, an autosave) instead of loose strings, so the same choices
 always make the same players.
 
 A player has one text form, ``PlayerSpec.text`` (also ``str(spec)``), read back by
-``PlayerSpec.from_text`` (or ``from_record``, below); the command line, the settings file, the game records,
-PGN files and the records database all write players this way:
+``PlayerSpec.from_text`` (or ``from_record``, below); the command line, the settings
+file, the game records, PGN files and the records database all write players this way:
 
 =========================  ==============================================================
 ``human``                  a person at this terminal
