@@ -170,8 +170,8 @@ LAYERS = [
     ["reversi_tui.match", "reversi_tui.parallel_solver"],  # the match core; the solver on cores
     ["reversi_tui.records"],  # settings, saves, records, formats
     ["reversi_tui.protocols", "reversi_tui.training"],  # engine protocols; reversi train
-    ["reversi_tui.players_engine", "reversi_tui.net"],  # external engines; online play
-    ["reversi_tui.players"],  # the kinds of move source
+    ["reversi_tui.net"],  # online play
+    ["reversi_tui.players"],  # the kinds of move source (external engines among them)
     ["reversi_tui.plain", "reversi_tui.tui"],  # the front ends
     ["reversi_tui.commands", "reversi_tui.screenshots"],  # the commands; screenshots
     ["reversi_tui.cli"],  # the commands listed
@@ -296,7 +296,7 @@ def test_the_records_never_import_the_players() -> None:
         if part_of(module) == "reversi_tui.records":
             assert not {part_of(name) for name in imports} & {
                 "reversi_tui.players",
-                "reversi_tui.players_engine",
+                "reversi_tui.players.engine",
             }, module
 
 

@@ -171,7 +171,7 @@ def test_a_ggf_names_its_players_and_credits_nobody_else() -> None:
 
 
 def test_the_engine_layer_itself_refuses_a_recorded_engine() -> None:
-    from reversi_tui.players_engine import make_engine_source
+    from reversi_tui.players.engine import make_engine_source
 
     with pytest.raises(ValueError, match="never runs"):
         make_engine_source(PlayerSpec.from_record("gtp:edax -gtp"), {})

@@ -81,7 +81,7 @@ async def test_cancelling_a_request_stops_the_search_thread() -> None:
 
 @pytest.mark.parametrize("text", ["gtp:edax -gtp", "nboard:edax --nboard"])
 def test_an_engine_by_its_command_line_is_a_source_that_starts_when_asked(text: str) -> None:
-    from reversi_tui.players_engine import EngineSource
+    from reversi_tui.players.engine import EngineSource
 
     spec = PlayerSpec.from_text(text)
     assert can_play(spec)

@@ -30,7 +30,7 @@ from reversi_tui.match import (
 from reversi_tui.match.engine_config import EngineConfig
 from reversi_tui.match.sources import MoveRequest
 from reversi_tui.players import UnplayableError, make_source, source_factory
-from reversi_tui.players_engine import EngineSource, engine_config
+from reversi_tui.players.engine import EngineSource, engine_config
 from reversi_tui.protocols.process import EngineProcess, wait_for_ended
 
 from .fake_engines import engine_command

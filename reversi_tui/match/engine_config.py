@@ -2,7 +2,7 @@
 settings file), and whether a player can play here.
 
 Values only, read by the settings file (``records/settings_file.py``) and used by
-the engine players (``players_engine.py``): below both, so that the records never
+the engine players (``players/engine.py``): below both, so that the records never
 import the players.
 """
 

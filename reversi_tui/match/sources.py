@@ -7,8 +7,8 @@ asyncio task (undo, new game, quit); ``observe`` hears every ply as it is played
 match's turn loop only ever asks the side to move and applies the answer, so a
 local human, the computer, an external engine and an online player are
 interchangeable. A source that a person at this terminal answers (a key, a click)
-is also a ``LocalInput``. The kinds themselves live in ``reversi_tui/players.py``,
-``reversi_tui/players_engine.py`` and ``reversi_tui/net/remote.py``.
+is also a ``LocalInput``. The kinds themselves live in the ``reversi_tui/players``
+package and ``reversi_tui/net/remote.py``.
 """
 
 from __future__ import annotations

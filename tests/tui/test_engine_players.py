@@ -10,7 +10,7 @@ from textual.widgets import Select
 from reversi_tui.engine import Color
 from reversi_tui.match import MatchSettings, MatchState, PlayerKind, PlayerSpec
 from reversi_tui.players import Computer
-from reversi_tui.players_engine import EngineSource
+from reversi_tui.players.engine import EngineSource
 from reversi_tui.protocols.process import wait_for_ended
 from reversi_tui.tui.app import ReversiApp
 from reversi_tui.tui.screens.confirm import ConfirmScreen
