@@ -1,7 +1,9 @@
-"""The ``slow`` marker: the property, crash and long pty tests, in one list.
+"""The ``slow`` marker, the time factor and the Hypothesis profile, for every test.
 
-A quick local loop may skip them (``pytest -m "not slow"``, under a minute on two
-cores); CI and the README's test command run everything.
+A quick local loop may skip the slow tests (``pytest -m "not slow"``; the README gives
+the times); CI and the README's test command run everything. Wall-clock bounds scale
+with ``REVERSI_TEST_TIME_FACTOR`` (``tests/timing.py``); Hypothesis has no deadlines,
+since a property test on a loaded machine is slow, not wrong.
 """
 
 from __future__ import annotations
@@ -9,6 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+from .timing import TIME_FACTOR
+
+settings.register_profile("reversi", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("reversi")
 
 #: Whole modules: property tests (hypothesis, random games), kill -9 at random moments,
 #: memory and key-fuzz runs, and the tests that drive the real app in a pty.
@@ -37,6 +45,10 @@ SLOW_TESTS = frozenset(
     }
 )
 _HERE = Path(__file__).parent
+
+
+def pytest_report_header() -> str:
+    return f"wall-clock bounds x{TIME_FACTOR:g} (REVERSI_TEST_TIME_FACTOR)"
 
 
 def pytest_configure(config: pytest.Config) -> None:
