@@ -17,7 +17,11 @@ that has ended does not start again.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import inspect
+import signal
+import threading
+from collections.abc import Callable, Coroutine, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -509,5 +513,37 @@ def _close_all(sources: list[MoveSource]) -> asyncio.Task[None] | None:
 
 
 def play_out(match: Match) -> Result | None:
-    """The blocking facade: run the match to its end in a fresh event loop."""
-    return asyncio.run(match.run())
+    """The blocking facade: run the match to its end in a fresh event loop.
+
+    An interrupt (the line mode's Ctrl-C handler raises at once) may land anywhere: one
+    that lands while the loop is being built waits until the loop stands, since a
+    half-built loop prints a traceback when it is collected; one that lands before the
+    match starts leaves its coroutine closed, not "never awaited".
+    """
+    runner = asyncio.Runner()
+    running: Coroutine[object, object, Result | None] | None = None
+    try:
+        with _interrupts_held():
+            runner.get_loop()
+            running = match.run()
+        return runner.run(running)
+    finally:
+        runner.close()
+        if running is not None and inspect.getcoroutinestate(running) == inspect.CORO_CREATED:
+            running.close()
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """SIGINT is delivered on leaving, not inside (in the main thread: only it has handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held:
+        signal.raise_signal(signal.SIGINT)

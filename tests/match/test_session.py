@@ -4,6 +4,7 @@ resignation, stale answers and seeds."""
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections.abc import Callable
 
 import pytest
@@ -469,6 +470,34 @@ def test_a_source_playing_both_sides_is_closed_once() -> None:
     both = FakeComputer()
     play_out(Match(COMPUTERS, fake_sources(both, both)))
     assert both.closes == 1
+
+
+def test_an_interrupt_while_the_loop_is_built_still_closes_the_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The line mode's Ctrl-C raises at once: one that landed while ``asyncio.run`` built
+    its loop left the loop half-built, and collecting it printed a traceback."""
+    built: list[asyncio.AbstractEventLoop] = []
+    new_loop = asyncio.DefaultEventLoopPolicy.new_event_loop
+
+    def interrupted_as_it_is_built(
+        policy: asyncio.DefaultEventLoopPolicy,
+    ) -> asyncio.AbstractEventLoop:
+        built.append(new_loop(policy))
+        signal.raise_signal(signal.SIGINT)  # before the loop reaches its runner
+        return built[-1]
+
+    monkeypatch.setattr(
+        asyncio.DefaultEventLoopPolicy, "new_event_loop", interrupted_as_it_is_built
+    )
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            play_out(Match(COMPUTERS, fake_sources(FakeComputer(), FakeComputer())))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    [loop] = built
+    assert loop.is_closed()
 
 
 async def test_a_resignation_closes_the_sources_once() -> None:
