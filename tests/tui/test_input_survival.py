@@ -389,15 +389,28 @@ async def test_two_ctrl_p_in_one_burst_open_one_palette() -> None:
     [(("n", "y"), True), (("n", "y", "y"), True), (("n", "escape", "y"), False)],
 )
 async def test_the_new_game_dialog_opened_and_answered_in_one_burst(
-    keys: tuple[str, ...], started: bool
+    keys: tuple[str, ...], started: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``y`` reached the dialog before its fields were mounted: NoMatches('#handicap')."""
+    """``y`` reached the dialog before its fields were mounted: NoMatches('#handicap').
+
+    The wait is for the dialog's answer: the game screen is on top before the burst is
+    read too, so waiting for it alone checked the match before ``y`` had arrived.
+    """
+    answers: list[object] = []
+    dismiss = NewGameScreen.dismiss
+
+    def answered(screen: NewGameScreen, result: object = None) -> object:
+        answers.append(result)
+        return dismiss(screen, result)
+
+    monkeypatch.setattr(NewGameScreen, "dismiss", answered)
     app = make_app(moves="f5")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         first = app.game_screen.match
         burst(app, *keys)
-        await wait_until(pilot, lambda: app.screen is app.game_screen)
+        await wait_until(pilot, lambda: bool(answers) and app.screen is app.game_screen)
+        assert len(answers) == 1
         await settle(app, pilot)
         assert app.is_running and app.return_code is None
         assert (app.game_screen.match is not first) is started
