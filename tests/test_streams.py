@@ -55,7 +55,7 @@ def run(
     if "stdin" not in options:
         options["input"] = data
     return subprocess.run(  # type: ignore[call-overload, no-any-return]
-        [*REVERSI, *args], env=CHILD_ENV, cwd=ROOT, timeout=60, **options
+        [*REVERSI, *args], env=CHILD_ENV, cwd=ROOT, timeout=patience(60), **options
     )
 
 
@@ -70,7 +70,7 @@ def run_sh(
         capture_output=True,
         env=CHILD_ENV,
         cwd=ROOT,
-        timeout=60,
+        timeout=patience(60),
     )
 
 
@@ -359,6 +359,6 @@ def test_a_terminal_gone_without_sighup_ends_the_app_and_keeps_the_game(tmp_path
         read_until(master, b"Move 2")
     finally:
         os.close(master)  # the terminal goes away; no SIGHUP is sent
-    assert child.wait(timeout=30) == 129
+    assert child.wait(timeout=patience(30)) == 129
     saves = list((tmp_path / "autosave").glob("game-*.json"))
     assert len(saves) == 1 and '"moves": ["' in saves[0].read_text()

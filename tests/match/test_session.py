@@ -29,6 +29,7 @@ from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult
 from reversi_tui.players import LocalHuman
 
 from ..fakes import FakeComputer, fake_sources
+from ..timing import patience
 
 COMPUTERS = MatchSettings(PlayerSpec.computer("easy"), PlayerSpec.computer("hard"))
 HUMAN_VS_COMPUTER = MatchSettings(PlayerSpec.human(), PlayerSpec.computer("medium"))
@@ -61,7 +62,7 @@ class EventLog:
     async def wait(self, condition: Callable[[], bool], timeout: float = 5) -> None:
         """Until ``condition()`` holds, checked after every event."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = loop.time() + patience(timeout)
         while not condition():
             self._arrived.clear()
             remaining = deadline - loop.time()
@@ -89,7 +90,7 @@ def awaiting(match: Match, color: Color) -> Callable[[], bool]:
 async def stop_executor_threads(*gated: FakeComputer) -> None:
     """Wait until no worker thread runs (a gated search that never stops fails the test)."""
     shutdown = asyncio.ensure_future(asyncio.get_running_loop().shutdown_default_executor())
-    done, _ = await asyncio.wait({shutdown}, timeout=5)
+    done, _ = await asyncio.wait({shutdown}, timeout=patience(5))
     if not done:
         for source in gated:
             source.gate.set()  # let the stuck thread out so the loop can close

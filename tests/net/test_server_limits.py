@@ -36,9 +36,10 @@ from reversi_tui.net import protocol
 from reversi_tui.net.server import Limits, Server
 from reversi_tui.net.store import SqliteStore
 
+from ..timing import patience
 from .test_real_users import UIDS, as_client, connect_as, needs_root, wait_for_socket
 
-WAIT = 30.0
+WAIT = patience(30.0)
 FLOOD = 1100
 LOGGER = "reversi_tui"
 HELLO = json.dumps({"type": "hello", "version": protocol.VERSION}).encode() + b"\n"
