@@ -24,6 +24,7 @@ SLOW_MODULES = frozenset(
     {
         "engine/test_rules_property.py",
         "records/test_crash.py",
+        "test_packaging.py",
         "test_streams.py",
         "test_terminal.py",
         "tui/test_bursts.py",
