@@ -19,12 +19,15 @@ settings.register_profile("reversi", deadline=None, suppress_health_check=[Healt
 settings.load_profile("reversi")
 
 #: Whole modules: property tests (hypothesis, random games), kill -9 at random moments,
-#: memory and key-fuzz runs, and the tests that drive the real app in a pty.
+#: memory and key-fuzz runs, the tests that drive the real app in a pty, the sdist and
+#: wheel built, and the weight fits (173 s of the training tests' 181 s, both cores busy).
 SLOW_MODULES = frozenset(
     {
         "engine/test_rules_property.py",
         "records/test_crash.py",
         "test_packaging.py",
+        "training/test_bootstrap.py",
+        "training/test_centre.py",
         "test_streams.py",
         "test_terminal.py",
         "tui/test_bursts.py",
@@ -34,11 +37,15 @@ SLOW_MODULES = frozenset(
         "tui/test_suspend.py",
     }
 )
-#: Single tests elsewhere that take seconds: a whole game played by keys, and the
-#: screens checked character by character in every mode.
+#: Single tests elsewhere that take seconds: a whole game played by keys, the screens
+#: checked character by character in every mode and theme, the deepest exact solves.
+#: Each took 7 s or more with both cores busy (the README gives the suite's times).
 SLOW_TESTS = frozenset(
     {
         "test_whole_game_keyboard_only_against_the_computer",
+        "test_focus_shows_after_every_tab_in_256_colours",
+        "test_hard_plays_18_empties_exactly_with_the_c_solver",
+        "test_deeper_reference_sets",
         "test_ascii_mode_puts_only_ascii_on_screen",
         "test_unicode_mode_keeps_its_look",
         "test_the_board_survives_16_colours",
