@@ -7,11 +7,14 @@ import select
 import signal
 import time
 
+from .timing import patience
+
 
 def read_until(fd: int, wanted: bytes | None, limit: float = 30.0) -> bytes:
-    """Output until ``wanted`` appears (or, with None, until the pty closes), within ``limit``."""
+    """Output until ``wanted`` appears (or, with None, until the pty closes), within
+    ``limit`` seconds (scaled by the time factor)."""
     seen = b""
-    deadline = time.monotonic() + limit
+    deadline = time.monotonic() + patience(limit)
     while time.monotonic() < deadline and (wanted is None or wanted not in seen):
         ready, _, _ = select.select([fd], [], [], 0.2)
         if not ready:
@@ -27,8 +30,9 @@ def read_until(fd: int, wanted: bytes | None, limit: float = 30.0) -> bytes:
 
 
 def reap(pid: int, limit: float = 20.0) -> int | None:
-    """The child's exit status, or None (after killing it) if it has not ended in time."""
-    deadline = time.monotonic() + limit
+    """The child's exit status, or None (after killing it) if it has not ended within
+    ``limit`` seconds (scaled by the time factor)."""
+    deadline = time.monotonic() + patience(limit)
     while time.monotonic() < deadline:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:

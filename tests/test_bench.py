@@ -22,6 +22,8 @@ from reversi_tui.engine import PASS
 from reversi_tui.engine.ai.endgame import EndgameResult
 from reversi_tui.parallel_solver import ParallelSolver
 
+from .timing import patience
+
 DATA = Path(__file__).parent / "data"
 #: A 10-empty position whose only best move is b6, +6.
 TEN = (DATA / "endgame_e10.obf").read_text().splitlines()[0]
@@ -112,16 +114,16 @@ def test_arena_pool_stops_at_once(signum: int, to_group: bool, status: int) -> N
         start_new_session=True,  # its own process group: the workers join it
     )
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + patience(60)
         while len(group_members(process.pid)) < 3:  # the parent and two workers
             assert time.monotonic() < deadline, "the workers never started"
             time.sleep(0.05)
         (os.killpg if to_group else os.kill)(process.pid, signum)
-        _, err = process.communicate(timeout=5)
+        _, err = process.communicate(timeout=patience(5))
         assert process.returncode == status
         assert "Traceback" not in err, err
         # (after SIGKILL the group lives on in the orphaned workers, until they end)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + patience(5)
         while group_members(process.pid):
             assert time.monotonic() < deadline, f"left running: {group_members(process.pid)}"
             time.sleep(0.05)
@@ -219,7 +221,7 @@ def test_bench_solve_dev_zero_is_bounded() -> None:
         [sys.executable, "-m", "reversi_tui", "bench", "solve", "/dev/zero"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=patience(60),
         preexec_fn=limit_memory,
     )
     assert done.returncode == 2, done.stderr[-500:]
@@ -264,7 +266,9 @@ def test_bench_tui_child_that_cannot_start_never_runs_the_callers_code(tmp_path:
         f"    open({str(record)!r}, 'a').write(f'{{os.getpid()}}\\n')\n"
         "sys.exit(rc)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=patience(60)
+    )
     assert len(record.read_text().split()) == 1, "the child ran the caller's code"
     assert done.returncode == 1, done.stderr
     assert "nothing measured: the app exited (exit status 127)" in done.stderr
@@ -275,7 +279,7 @@ def test_bench_online_plays_every_game_to_the_end_and_checks_the_database() -> N
         [sys.executable, "-m", "reversi_tui", "bench", "online", "--clients", "6"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=patience(120),
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr

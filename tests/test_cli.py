@@ -14,6 +14,8 @@ from reversi_tui.cli import build_parser, main, protect_positions
 from reversi_tui.commands.play import settings_from_args
 from reversi_tui.match import PLAYER_CHOICES, PlayerSpec
 
+from .timing import patience
+
 BOARD = "---------------------------OX------XO---------------------------"
 START = BOARD + " X"
 
@@ -24,7 +26,7 @@ def reversi(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
         input=stdin.decode(),
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=patience(120),
     )
 
 
@@ -295,7 +297,7 @@ def test_solve_without_a_limit_warns_about_many_empties() -> None:
         assert warning.startswith("60 empty squares: this may take a very long time")
         assert "--time-limit" in warning
         process.send_signal(signal.SIGINT)  # Ctrl+C during the search
-        out, err = process.communicate(timeout=30)
+        out, err = process.communicate(timeout=patience(30))
     finally:
         process.kill()
     assert process.returncode == 130

@@ -14,6 +14,8 @@ import pytest
 from reversi_tui.cli import build_parser, main
 from reversi_tui.records.formats import FORMAT_NAMES
 
+from .timing import patience
+
 
 def convert(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     status = main(["convert", *args])
@@ -79,7 +81,7 @@ def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
         [sys.executable, "-m", "reversi_tui", "convert", str(fifo), "--to", "moves"],
         capture_output=True,
         text=True,
-        timeout=30,
+        timeout=patience(30),
     )
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr == f"reversi convert: {fifo} is a FIFO (named pipe), not a game file\n"

@@ -20,6 +20,8 @@ from reversi_tui.engine.ai.result import SearchCancelled
 from reversi_tui.engine.bitboard import legal_moves
 from reversi_tui.parallel_solver import ParallelSolver
 
+from .timing import patience
+
 DATA = Path(__file__).parent / "data"
 SOLVERS = ["python", *(["c"] if native_endgame.MODULE is not None else [])]
 POSITIONS = [parse_position(line) for line in (DATA / "endgame_e12.obf").read_text().splitlines()]
@@ -170,7 +172,7 @@ def test_idle_workers_end_when_their_parent_is_killed() -> None:
     assert len(pids) == 2 and not any(_gone(pid) for pid in pids)
     parent.kill()
     parent.wait()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + patience(20)
     while not all(_gone(pid) for pid in pids):
         assert time.monotonic() < deadline, "workers outlived their parent"
         time.sleep(0.05)

@@ -14,6 +14,7 @@ from reversi_tui.match import MatchSettings, PlayerSpec
 
 from .fake_engines import engine_command
 from .fakes import FakeComputer, fake_sources
+from .timing import patience
 
 DATA = Path(__file__).parent / "data" / "plain"
 HUMANS = MatchSettings(PlayerSpec.human(), PlayerSpec.human())
@@ -123,7 +124,7 @@ def run_process(data: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
         [sys.executable, "-m", "reversi_tui", "--plain", *args],
         input=data,
         capture_output=True,
-        timeout=60,
+        timeout=patience(60),
     )
 
 
@@ -154,7 +155,7 @@ def test_line_mode_does_not_import_textual() -> None:
     )
     moves = (DATA / "wipeout.in").read_bytes()
     done = subprocess.run(
-        [sys.executable, "-c", code], input=moves, capture_output=True, timeout=60
+        [sys.executable, "-c", code], input=moves, capture_output=True, timeout=patience(60)
     )
     assert done.returncode == 0, done.stderr.decode()
 

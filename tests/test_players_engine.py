@@ -34,6 +34,7 @@ from reversi_tui.players.engine import EngineSource, engine_config
 from reversi_tui.protocols.process import EngineProcess, wait_for_ended
 
 from .fake_engines import engine_command
+from .timing import patience
 
 GTP_RHINO = "/usr/games/gtp-rhino"
 QUICK = PlayerSpec.from_text("easy/1ply")
@@ -201,7 +202,7 @@ def test_an_engine_dies_with_us_even_by_kill_9(tmp_path: Path) -> None:
     )
     try:
         pid_file = tmp_path / "pid"
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + patience(20)
         while not (pid_file.exists() and pid_file.read_text()):
             assert time.monotonic() < deadline, "the engine did not start"
             time.sleep(0.05)
@@ -209,7 +210,7 @@ def test_an_engine_dies_with_us_even_by_kill_9(tmp_path: Path) -> None:
         assert alive(pid)
         parent.send_signal(signal.SIGKILL)
         parent.wait()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + patience(10)
         while alive(pid):
             assert time.monotonic() < deadline, "the engine outlived us"
             time.sleep(0.05)

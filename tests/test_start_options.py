@@ -19,6 +19,8 @@ from reversi_tui.records.formats import write_game
 from reversi_tui.records.pgn import read_pgn_all
 from reversi_tui.tui.app import ReversiApp
 
+from .timing import patience
+
 #: Two finished games, as PlayOK exports them.
 PLAYOK = Path(__file__).parent / "data" / "records" / "playok-2014-10-19.pgn"
 
@@ -32,7 +34,7 @@ def plain(*args: str, data: bytes = b"") -> subprocess.CompletedProcess[str]:
         input=data.decode(),
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=patience(60),
     )
 
 
@@ -225,7 +227,7 @@ def test_load_refuses_a_game_number_as_convert_does(
         ],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=patience(60),
     )
     loaded = plain("--load", str(path), "--game", game)
     for done in (converted, loaded):

@@ -33,6 +33,7 @@ from reversi_tui.terminal import (
 )
 
 from .ptys import read_until, reap
+from .timing import patience
 
 ROOT = Path(__file__).parent.parent
 #: A UTF-8 environment for the children, whatever the machine running the tests has.
@@ -258,7 +259,7 @@ def reversi_without_terminal(shell_redirect: str) -> subprocess.CompletedProcess
     )
     command = f'exec {sys.executable} -c "{code}" {shell_redirect}'
     return subprocess.run(
-        ["sh", "-c", command], capture_output=True, env=CHILD_ENV, timeout=30, cwd=ROOT
+        ["sh", "-c", command], capture_output=True, env=CHILD_ENV, timeout=patience(30), cwd=ROOT
     )
 
 
@@ -282,7 +283,7 @@ def test_no_terminal_writes_no_escape_codes_into_a_file(tmp_path: Path) -> None:
             stdout=stdout,
             stderr=subprocess.PIPE,
             env=CHILD_ENV,
-            timeout=30,
+            timeout=patience(30),
         )
     assert done.returncode == 2
     assert out.read_bytes() == b""

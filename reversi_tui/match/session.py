@@ -17,7 +17,11 @@ that has ended does not start again.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import inspect
+import signal
+import threading
+from collections.abc import Callable, Coroutine, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -515,12 +519,43 @@ def play_out(match: Match) -> Result | None:
     an interrupt): an engine's process and pipes belong to this loop, and a transport
     left for the garbage collector after the loop has closed prints "Exception ignored
     ... Event loop is closed". A failed match is over here: no other loop can ask it again.
+
+    An interrupt (the line mode's Ctrl-C handler raises at once) may land anywhere: one
+    that lands while the loop is being built waits until the loop stands, since a
+    half-built loop prints a traceback when it is collected; one that lands before the
+    match starts leaves its coroutine closed, not "never awaited".
     """
+    runner = asyncio.Runner()
+    running: Coroutine[object, object, Result | None] | None = None
+    try:
+        with _interrupts_held():
+            runner.get_loop()
+            running = _run_then_close(match)
+        return runner.run(running)
+    finally:
+        runner.close()
+        if running is not None and inspect.getcoroutinestate(running) == inspect.CORO_CREATED:
+            running.close()
 
-    async def run_then_close() -> Result | None:
-        try:
-            return await match.run()
-        finally:
-            await match.aclose()
 
-    return asyncio.run(run_then_close())
+async def _run_then_close(match: Match) -> Result | None:
+    try:
+        return await match.run()
+    finally:
+        await match.aclose()
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """SIGINT is delivered on leaving, not inside (in the main thread: only it has handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held:
+        signal.raise_signal(signal.SIGINT)

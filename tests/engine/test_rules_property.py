@@ -1,6 +1,6 @@
 """The bitboard engine and a simple array implementation agree on random games, move by move."""
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reversi_tui.engine import PASS, Color, Game
@@ -21,7 +21,7 @@ def assert_same(game: Game, ref: SimpleBoard) -> None:
     assert game.is_over == ref.game_over()
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1000)
 @given(st.randoms(use_true_random=False))
 def test_random_games_agree_with_array_implementation(rng) -> None:
     game, ref = Game(), SimpleBoard()

@@ -4,6 +4,7 @@ resignation, stale answers and seeds."""
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections.abc import Callable
 
 import pytest
@@ -28,6 +29,7 @@ from reversi_tui.match.sources import MoveRequest, MoveSource, PlayResult
 from reversi_tui.players import LocalHuman
 
 from ..fakes import FakeComputer, fake_sources
+from ..timing import patience
 
 COMPUTERS = MatchSettings(PlayerSpec.computer("easy"), PlayerSpec.computer("hard"))
 HUMAN_VS_COMPUTER = MatchSettings(PlayerSpec.human(), PlayerSpec.computer("medium"))
@@ -60,7 +62,7 @@ class EventLog:
     async def wait(self, condition: Callable[[], bool], timeout: float = 5) -> None:
         """Until ``condition()`` holds, checked after every event."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = loop.time() + patience(timeout)
         while not condition():
             self._arrived.clear()
             remaining = deadline - loop.time()
@@ -88,7 +90,7 @@ def awaiting(match: Match, color: Color) -> Callable[[], bool]:
 async def stop_executor_threads(*gated: FakeComputer) -> None:
     """Wait until no worker thread runs (a gated search that never stops fails the test)."""
     shutdown = asyncio.ensure_future(asyncio.get_running_loop().shutdown_default_executor())
-    done, _ = await asyncio.wait({shutdown}, timeout=5)
+    done, _ = await asyncio.wait({shutdown}, timeout=patience(5))
     if not done:
         for source in gated:
             source.gate.set()  # let the stuck thread out so the loop can close
@@ -469,6 +471,34 @@ def test_a_source_playing_both_sides_is_closed_once() -> None:
     both = FakeComputer()
     play_out(Match(COMPUTERS, fake_sources(both, both)))
     assert both.closes == 1
+
+
+def test_an_interrupt_while_the_loop_is_built_still_closes_the_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The line mode's Ctrl-C raises at once: one that landed while ``asyncio.run`` built
+    its loop left the loop half-built, and collecting it printed a traceback."""
+    built: list[asyncio.AbstractEventLoop] = []
+    new_loop = asyncio.DefaultEventLoopPolicy.new_event_loop
+
+    def interrupted_as_it_is_built(
+        policy: asyncio.DefaultEventLoopPolicy,
+    ) -> asyncio.AbstractEventLoop:
+        built.append(new_loop(policy))
+        signal.raise_signal(signal.SIGINT)  # before the loop reaches its runner
+        return built[-1]
+
+    monkeypatch.setattr(
+        asyncio.DefaultEventLoopPolicy, "new_event_loop", interrupted_as_it_is_built
+    )
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            play_out(Match(COMPUTERS, fake_sources(FakeComputer(), FakeComputer())))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    [loop] = built
+    assert loop.is_closed()
 
 
 async def test_a_resignation_closes_the_sources_once() -> None:

@@ -21,7 +21,9 @@ import pytest
 from reversi_tui.net.server import Limits, Server
 from reversi_tui.net.store import SqliteStore
 
-WAIT = 10.0
+from ..timing import patience
+
+WAIT = patience(10.0)
 _numbers = itertools.count()
 
 

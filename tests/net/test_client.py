@@ -29,7 +29,9 @@ from reversi_tui.net.discovery import (
 )
 from reversi_tui.net.trust import Owner
 
-WAIT = 10.0
+from ..timing import patience
+
+WAIT = patience(10.0)
 
 
 class FakeServer:

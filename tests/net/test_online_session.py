@@ -35,9 +35,10 @@ from reversi_tui.records.database import RecordsDatabase
 from reversi_tui.records.keeper import GameKeeper
 from reversi_tui.records.paths import Places
 
+from ..timing import patience
 from .conftest import name_from_address
 
-WAIT = 10.0
+WAIT = patience(10.0)
 _numbers = itertools.count()
 
 

@@ -27,6 +27,7 @@ import pytest
 from reversi_tui.net.server import Server
 from reversi_tui.net.store import SqliteStore
 
+from ..timing import patience
 from .conftest import Client
 
 UIDS = (40001, 40002)
@@ -198,11 +199,11 @@ def test_reversi_serve_stops_gracefully_and_refuses_a_second(
     reader = client.makefile("rb")
     assert b'"welcome"' in reader.readline()
     second = reversi("serve", "--socket", str(path), env=env)
-    _, err = second.communicate(timeout=30)
+    _, err = second.communicate(timeout=patience(30))
     assert second.returncode == 1 and "already running" in err and "Traceback" not in err
     server.send_signal(stop)
     assert b'"bye"' in b"".join(reader.readlines())
-    _, log = server.communicate(timeout=30)
+    _, log = server.communicate(timeout=patience(30))
     assert server.returncode == 0
     assert "Traceback" not in log and "stopped" in log
     assert not path.exists()
@@ -231,7 +232,7 @@ async def test_kill_9_of_the_server_loses_no_acknowledged_move(open_directory: P
             state = await client.expect("state", re=ply)  # acknowledged
             played = state["moves"]
         server.kill()  # no goodbye, no flush: kill -9
-        server.wait(timeout=30)
+        server.wait(timeout=patience(30))
     finally:
         if server.poll() is None:
             server.kill()
@@ -244,7 +245,7 @@ async def test_kill_9_of_the_server_loses_no_acknowledged_move(open_directory: P
         assert [g["moves"] for g in welcome["games"]] == [played] == ["d3c5e6"]
     finally:
         again.terminate()
-        again.wait(timeout=30)
+        again.wait(timeout=patience(30))
 
 
 def test_reversi_serve_takes_the_socket_systemd_passes(tmp_path: Path) -> None:
@@ -276,5 +277,5 @@ def test_reversi_serve_takes_the_socket_systemd_passes(tmp_path: Path) -> None:
         assert b'"welcome"' in client.makefile("rb").readline()
     finally:
         server.terminate()
-        _, log = server.communicate(timeout=30)
+        _, log = server.communicate(timeout=patience(30))
     assert "from systemd" in log and "Traceback" not in log

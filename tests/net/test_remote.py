@@ -15,8 +15,10 @@ from reversi_tui.match.sources import LocalInput, MoveSource
 from reversi_tui.net import protocol
 from reversi_tui.net.remote import GameLink, moves_played
 
+from ..timing import patience
+
 state_of = functools.partial(protocol.state_of, origin="s1:9", started="2026-11-26T08:00:00+00:00")
-WAIT = 5.0
+WAIT = patience(5.0)
 
 
 class Server:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import gc
 import json
 import logging
 import os
@@ -36,9 +37,10 @@ from reversi_tui.net import protocol
 from reversi_tui.net.server import Limits, Server
 from reversi_tui.net.store import SqliteStore
 
+from ..timing import patience
 from .test_real_users import UIDS, as_client, connect_as, needs_root, wait_for_socket
 
-WAIT = 30.0
+WAIT = patience(30.0)
 FLOOD = 1100
 LOGGER = "reversi_tui"
 HELLO = json.dumps({"type": "hello", "version": protocol.VERSION}).encode() + b"\n"
@@ -225,7 +227,13 @@ async def test_a_full_server_refuses_everyone_new_and_says_so_once(
 
 
 def _fill_descriptors() -> tuple[list[int], tuple[int, int]]:
-    """Leave this process no free file descriptor: (the ones taken, the old limit)."""
+    """Leave this process no free file descriptor: (the ones taken, the old limit).
+
+    The caller keeps the garbage collector off until it gives them back: a socket of an
+    earlier test collected meanwhile freed a descriptor, which ``accept`` then took,
+    ending the episode early (so "accept retried" never came) or starting a second one.
+    """
+    gc.collect()
     old = resource.getrlimit(resource.RLIMIT_NOFILE)
     highest = max(int(name) for name in os.listdir("/proc/self/fd"))
     resource.setrlimit(resource.RLIMIT_NOFILE, (highest + 1, old[1]))
@@ -245,6 +253,7 @@ async def test_out_of_descriptors_is_one_line_per_episode_and_accepting_resumes(
     caplog.set_level(logging.INFO)
     server, store, path = await start(shared)
     holder = Holder(UIDS[0], path, 3, hello=True)
+    gc.disable()
     taken, old = _fill_descriptors()
     try:
         connected = holder.connect()  # into the backlog (no waiting on us): accept fails
@@ -255,6 +264,7 @@ async def test_out_of_descriptors_is_one_line_per_episode_and_accepting_resumes(
         for fd in taken:
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, old)
+        gc.enable()
     try:
         assert await asyncio.to_thread(holder.firsts, wait=True) == {"welcome": 3}
     finally:

@@ -32,10 +32,12 @@ from reversi_tui.net.store import (
 from reversi_tui.records.database import APPLICATION_ID as RECORDS_APPLICATION_ID
 from reversi_tui.records.database import RecordsDatabase
 
+from ..timing import patience
+
 #: Moves the killed writer must have acknowledged before the kill.
 KILL_AFTER = 300
 #: Seconds the killed writer may take to get there.
-KILL_DEADLINE = 60.0
+KILL_DEADLINE = patience(60.0)
 
 
 @pytest.fixture
@@ -449,7 +451,7 @@ def test_kill_9_mid_write_keeps_every_acknowledged_move(path: Path) -> None:
                 acknowledged = int(lines[-1])
     finally:
         writer.send_signal(signal.SIGKILL)
-        writer.wait(timeout=10)
+        writer.wait(timeout=patience(10))
     assert writer.returncode == -signal.SIGKILL
 
     with SqliteStore(path) as store:

@@ -22,8 +22,10 @@ from reversi_tui.net.client import Client, ClientStopped
 from reversi_tui.net.online import OnlineSession
 from reversi_tui.net.trust import KNOWN_SERVERS, KnownServers, Owner, trusted_by_rule
 
+from ..timing import patience
+
 IMPOSTOR = 40011
-WAIT = 10.0
+WAIT = patience(10.0)
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root to become another user")
 
 

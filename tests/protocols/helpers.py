@@ -13,8 +13,10 @@ from reversi_tui.engine import PASS, Move, Position
 from reversi_tui.engine.ai.result import SearchCancelled, SearchResult, StopCheck
 from reversi_tui.protocols.engine_session import Effort
 
+from ..timing import patience
+
 #: Seconds any wait in these tests may take before it counts as hanging.
-PATIENCE = 20.0
+PATIENCE = patience(20.0)
 
 
 class Lines:

@@ -12,6 +12,8 @@ import sys
 
 import pytest
 
+from ..timing import patience
+
 GTP_RHINO = shutil.which("gtp-rhino") or shutil.which("/usr/games/gtp-rhino")
 OURS = f"{shlex.quote(sys.executable)} -m reversi_tui engine --level easy --protocol"
 
@@ -21,7 +23,8 @@ def arena(black: str, white: str, games: int = 2) -> str:
     done = subprocess.run(
         [sys.executable, "-m", "reversi_tui", "arena", "--black", black, "--white", white,
          "--games", str(games), "--seed", "7"],
-        capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL, check=False,
+        capture_output=True, text=True, timeout=patience(600), stdin=subprocess.DEVNULL,
+        check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr + done.stdout
     return done.stdout

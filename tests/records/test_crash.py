@@ -25,6 +25,8 @@ from pathlib import Path
 from reversi_tui.records.keeper import GameKeeper
 from reversi_tui.records.paths import Places
 
+from ..timing import patience
+
 RUNS = int(os.environ.get("REVERSI_CRASH_RUNS", "12"))
 
 CHILD = """
@@ -60,7 +62,7 @@ def test_kill_9_at_random_moments_never_tears_a_save(tmp_path: Path) -> None:
         log = tmp_path / "played.txt"
         with log.open("w") as out:
             child = subprocess.Popen([sys.executable, "-c", CHILD, str(tmp_path)], stdout=out)
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + patience(30)
             while log.stat().st_size == 0 and time.monotonic() < deadline:
                 time.sleep(0.01)  # wait until it plays, then let it run a random while
             time.sleep(rng.uniform(0.0, 0.4))

@@ -32,6 +32,8 @@ from reversi_tui.records.names import local_user, player_name
 from reversi_tui.records.online_facts import OnlineFacts
 from reversi_tui.records.statistics import statistics
 
+from ..timing import patience
+
 STARTED = datetime(2026, 3, 14, 15, 9, 26, 535897, tzinfo=UTC)
 HUMAN = PlayerSpec.human()
 HARD = PlayerSpec.computer("hard", think_time=0.5, depth=6)
@@ -412,7 +414,7 @@ def _record_games(path: str, name: str, ready: multiprocessing.synchronize.Barri
     """In a child process: open the database, wait for the other, record 50 games."""
     records = [finished_record(seed) for seed in range(50)]
     with RecordsDatabase(Path(path)) as opened:
-        ready.wait(timeout=60)
+        ready.wait(timeout=patience(60))
         for record in records:
             opened.add(record, name, player_name(HARD, local_user()))
 
@@ -427,7 +429,7 @@ def test_two_processes_record_at_once(path: Path) -> None:
     for worker in workers:
         worker.start()
     for worker in workers:
-        worker.join(timeout=120)
+        worker.join(timeout=patience(120))
     assert [worker.exitcode for worker in workers] == [0, 0]
     with RecordsDatabase(path) as opened:
         games = list(opened.all())

@@ -251,7 +251,7 @@ def test_ggf_other_board_sizes_are_refused() -> None:
 # --- Every format, both ways ------------------------------------------------------
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(seed=st.integers(0, 10**6), plies=st.integers(0, 70))
 def test_random_games_round_trip_through_every_format(seed: int, plies: int) -> None:
     game = random_game(seed, plies=plies)

@@ -23,6 +23,7 @@ from reversi_tui.tui.screens.game import GameScreen
 from reversi_tui.tui.widgets.board import Board
 
 from ..fakes import fake_sources, spec_of
+from ..timing import patience
 
 #: White to move; a1 flips so much that Black must pass afterwards.
 PASS_FOLLOWS = "-XOOO----OOO-X--OOOXX------XXX-----XXX----XXXXXX--XXXXX--OOO---- O"
@@ -67,8 +68,9 @@ def ui(app: ReversiApp) -> GameScreen:
 
 
 async def wait_until(pilot: Pilot[int], condition: Callable[[], bool], limit: float = 5.0) -> None:
-    """Let the app run until ``condition`` holds (a worker thread reached a state)."""
-    deadline = time.monotonic() + limit
+    """Let the app run until ``condition`` holds (a worker thread reached a state), at most
+    ``limit`` seconds (scaled by the time factor)."""
+    deadline = time.monotonic() + patience(limit)
     while not condition():
         assert time.monotonic() < deadline, "the app never reached the expected state"
         await pilot.pause(0.01)

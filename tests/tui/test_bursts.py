@@ -46,6 +46,7 @@ from reversi_tui.tui.compat.input import (
 from reversi_tui.tui.screens.chat import ChatScreen
 from reversi_tui.tui.signals import install_exit_signals, remove_exit_signals
 
+from ..timing import patience
 from .helpers import make_app
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pty and POSIX signals")
@@ -86,7 +87,7 @@ class Terminal:
     ) -> bool:
         """Write ``data`` as fast as the pty takes it, reading all output meanwhile, then
         go on reading until ``until()`` holds; False if ``limit`` seconds pass first."""
-        deadline = time.monotonic() + limit
+        deadline = time.monotonic() + patience(limit)
         sent = 0
         while sent < len(data) or not until():
             left = deadline - time.monotonic()
@@ -129,7 +130,7 @@ class Terminal:
 
     def wait_exit(self, data: bytes = b"", limit: float = 30.0) -> int | None:
         """Go on writing ``data`` and reading until the app has exited; its status."""
-        deadline = time.monotonic() + limit
+        deadline = time.monotonic() + patience(limit)
         self.pump(data, until=self.exited, limit=limit)
         while not self.exited() and time.monotonic() < deadline:  # the pty closed first
             time.sleep(0.01)
@@ -402,7 +403,7 @@ async def test_a_signal_is_acted_on_when_the_loops_wakeup_channel_is_full(
         for _ in range(50_000):  # the input thread's flood, which the loop has not read yet
             loop.call_soon_threadsafe(lambda: None)
         os.kill(os.getpid(), signal.SIGTERM)
-        deadline = time.monotonic() + 10.0
+        deadline = time.monotonic() + patience(10.0)
         while not codes and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
     finally:

@@ -19,6 +19,7 @@ import signal
 import struct
 import sys
 import termios
+import threading
 import time
 from collections.abc import Callable, Iterator
 
@@ -32,10 +33,12 @@ from textual.widgets import OptionList, Select
 from textual.widgets._select import SelectOverlay
 
 from reversi_tui.tui.app import ReversiApp
+from reversi_tui.tui.compat.driver import ReversiDriver
 from reversi_tui.tui.compat.input import MAX_CELLS, SafeParser, input_decoder
 from reversi_tui.tui.compat.select import SafeSelect
 from reversi_tui.tui.screens.new_game import NewGameScreen
 
+from ..timing import patience
 from .helpers import make_app, settle, wait_until
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
@@ -91,7 +94,7 @@ class PtyApp:
 
     def read_until(self, done: Callable[[bytes], bool], limit: float) -> bool:
         """Read output until ``done(output)`` holds or ``limit`` seconds pass."""
-        deadline = time.monotonic() + limit
+        deadline = time.monotonic() + patience(limit)
         while not done(bytes(self.output)):
             left = deadline - time.monotonic()
             if left <= 0:
@@ -125,7 +128,7 @@ class PtyApp:
 
     def quit(self, limit: float = 10.0) -> int | None:
         """Quit as a user would (``q``, and ``y`` if asked); the exit status."""
-        deadline = time.monotonic() + limit
+        deadline = time.monotonic() + patience(limit)
         mark = len(self.output)
         self.write(b"q")
         while self.alive() and time.monotonic() < deadline:
@@ -196,6 +199,42 @@ def keys(data: bytes) -> list[str]:
     return [m.key for m in parse(data) if isinstance(m, events.Key)]
 
 
+def _unread(fd: int) -> int:
+    """Bytes waiting in the pipe ``fd`` reads."""
+    return int(struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, bytes(4)))[0])
+
+
+async def test_a_character_split_between_two_reads_is_read() -> None:
+    """A read that held only the start of a character (an ``é`` over a slow link, a lone
+    Latin-1 ``é``) decoded to "", which the parser takes for the end of input: the app
+    never read another key. Each part here comes to the input thread in a read of its own.
+    (The driver is made inside a running loop, as the app makes it.)
+    """
+    driver = ReversiDriver(App(), debug=False, mouse=False, size=(80, 24))
+    theirs, ours = os.pipe()
+    driver.fileno = theirs
+    keys: list[str] = []
+    driver.process_message = lambda m: keys.append(m.key) if isinstance(m, events.Key) else None  # type: ignore[method-assign]
+    reader = threading.Thread(target=driver.run_input_thread, daemon=True)
+    reader.start()
+    try:
+        for part in (b"\xc3", b"\xa9", b"?"):
+            os.write(ours, part)
+            deadline = time.monotonic() + patience(5)
+            while _unread(theirs):
+                assert time.monotonic() < deadline, "the input thread stopped reading"
+                await asyncio.sleep(0.01)
+        deadline = time.monotonic() + patience(5)
+        while len(keys) < 2 and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+    finally:
+        driver.exit_event.set()
+        reader.join(patience(5))
+        os.close(ours)
+        os.close(theirs)
+    assert keys == ["\xe9", "question_mark"]
+
+
 def test_bytes_that_are_not_utf8_become_replacement_characters() -> None:
     assert input_decoder()(b"a\xe9b") == "a\ufffdb"
     assert keys(b"\xe9q") == ["replacement_character", "q"]
@@ -250,7 +289,7 @@ def test_a_reply_cut_short_by_an_escape_sequence_gives_that_sequence() -> None:
 def test_alt_and_an_introducer_alone_is_still_a_key() -> None:
     parser = SafeParser()
     assert not list(parser.feed("\x1bP"))
-    deadline = time.monotonic() + 2.0
+    deadline = time.monotonic() + patience(2.0)
     ticked: list[object] = []
     while not ticked and time.monotonic() < deadline:
         ticked = list(parser.tick())
@@ -261,7 +300,7 @@ def test_escape_alone_and_escape_sequences_still_work() -> None:
     assert keys(b"\x1b[A\x1b[1;5C\x1bOP") == ["up", "ctrl+right", "f1"]
     parser = SafeParser()
     assert not list(parser.feed("\x1b"))
-    deadline = time.monotonic() + 2.0
+    deadline = time.monotonic() + patience(2.0)
     ticked: list[object] = []
     while not ticked and time.monotonic() < deadline:
         ticked = list(parser.tick())
@@ -389,15 +428,28 @@ async def test_two_ctrl_p_in_one_burst_open_one_palette() -> None:
     [(("n", "y"), True), (("n", "y", "y"), True), (("n", "escape", "y"), False)],
 )
 async def test_the_new_game_dialog_opened_and_answered_in_one_burst(
-    keys: tuple[str, ...], started: bool
+    keys: tuple[str, ...], started: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``y`` reached the dialog before its fields were mounted: NoMatches('#handicap')."""
+    """``y`` reached the dialog before its fields were mounted: NoMatches('#handicap').
+
+    The wait is for the dialog's answer: the game screen is on top before the burst is
+    read too, so waiting for it alone checked the match before ``y`` had arrived.
+    """
+    answers: list[object] = []
+    dismiss = NewGameScreen.dismiss
+
+    def answered(screen: NewGameScreen, result: object = None) -> object:
+        answers.append(result)
+        return dismiss(screen, result)
+
+    monkeypatch.setattr(NewGameScreen, "dismiss", answered)
     app = make_app(moves="f5")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         first = app.game_screen.match
         burst(app, *keys)
-        await wait_until(pilot, lambda: app.screen is app.game_screen)
+        await wait_until(pilot, lambda: bool(answers) and app.screen is app.game_screen)
+        assert len(answers) == 1
         await settle(app, pilot)
         assert app.is_running and app.return_code is None
         assert (app.game_screen.match is not first) is started
@@ -426,7 +478,7 @@ async def test_a_select_whose_parts_are_gone_takes_a_value_quietly() -> None:
 
 async def wait_for_exit(app: ReversiApp) -> None:
     """Until the app has stopped (not ``Pilot.pause``: it reads ``app.screen``)."""
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + patience(5)
     while app.is_running:
         assert time.monotonic() < deadline, "the app did not exit"
         await asyncio.sleep(0.01)

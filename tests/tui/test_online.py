@@ -7,7 +7,9 @@ client (tests/net/conftest.py's), so each step checks what really crossed the wi
 from __future__ import annotations
 
 import asyncio
+import math
 import socket
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -16,6 +18,7 @@ from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Static
 
 from reversi_tui.engine import Color, parse_square
+from reversi_tui.net.clocks import clock_text
 from reversi_tui.net.server import Server
 from reversi_tui.net.store import SqliteStore
 from reversi_tui.records.database import RecordsDatabase
@@ -249,16 +252,22 @@ async def test_a_timed_rated_game_shows_its_clocks_and_offers_a_rematch(
         await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
         dialog = app.screen
         assert isinstance(dialog, ChallengedScreen) and dialog.rated and dialog.control == (3, 2)
+        accepted = time.monotonic()
         await pilot.press("y")
         await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)
         game_screen = app.screen
         assert isinstance(game_screen, OnlineGameScreen)
         state = await bob.expect("state")
         assert state["clock"]["minutes"] == 3 and state["rated"]
-        # both clocks in the sidebar, the game's terms in its title
+        # both clocks in the sidebar, the game's terms in its title: Black's runs, and has
+        # lost no more than the time since the challenge was accepted (seconds under load)
         clocks = game_screen._clocks()
+        since = time.monotonic() - accepted
         assert clocks is not None
-        assert clocks[Color.WHITE] == ("3:00", False) and clocks[Color.BLACK][0] in ("3:00", "2:59")
+        assert game_screen.link.clocks is not None
+        assert game_screen.link.clocks.running is Color.BLACK
+        assert clocks[Color.WHITE] == ("3:00", False)
+        assert clocks[Color.BLACK][0] in {clock_text(180 - s) for s in range(math.ceil(since) + 1)}
         shown = app.export_screenshot()
         assert "3:00" in shown
         title = str(game_screen.query_one("#title", Static).content)

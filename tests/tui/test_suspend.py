@@ -22,6 +22,7 @@ from reversi_tui.tui.app import ReversiApp
 from reversi_tui.tui.screens.help import KEYS
 
 from ..ptys import read_until, reap
+from ..timing import patience
 from .helpers import make_app, settle, ui, wait_until
 
 ALT_SCREEN_ON = b"\x1b[?1049h"
@@ -52,7 +53,7 @@ def reversi(data_dir: Path) -> list[str]:
 def read_drawn(fd: int, before: bytes = b"") -> bytes:
     """Output until every part of the screen (``DRAWN``) has been drawn, or 10 s."""
     drawn = before
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + patience(10)
     while not all(part in drawn for part in DRAWN) and time.monotonic() < deadline:
         drawn += read_until(fd, DRAWN[-1], limit=0.5)
     return drawn
@@ -62,7 +63,7 @@ def keys_one_by_one(fd: int, limit: float = 10.0) -> bool:
     """Whether the terminal is (back) in the game's raw mode within ``limit`` seconds:
     Textual draws before it sets the mode, and a key sent in between would wait for
     Enter, as the shell's."""
-    deadline = time.monotonic() + limit
+    deadline = time.monotonic() + patience(limit)
     while termios.tcgetattr(fd)[3] & termios.ICANON:
         if time.monotonic() > deadline:
             return False

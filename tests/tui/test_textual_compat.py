@@ -2,7 +2,7 @@
 
 ``reversi_tui.tui.compat.WORKAROUNDS`` lists what each workaround of Textual's
 internals relies on; a name gone means that workaround must be re-checked (and
-perhaps deleted) before the pin in .ci/constraints.txt is raised.
+perhaps deleted) before the pin in .ci/pins.txt is raised.
 """
 
 from __future__ import annotations

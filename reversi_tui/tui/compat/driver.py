@@ -106,6 +106,8 @@ class ReversiDriver(LinuxDriver):
                     if not data:
                         return False
                     text = decode(data, final=final)
+                    if not text:  # only the start of a character; feed("") would end the input
+                        continue
                     plain = parser.plain_keys(text) if guard.bursting else None
                     if plain is not None:
                         guard.drop(plain, now, text)

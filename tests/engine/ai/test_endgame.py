@@ -91,7 +91,7 @@ def test_twelve_empties_match_the_reference(position: Position, score: int, move
     assert result.nodes > 0
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(seed=st.integers(0, 10**6), empties=st.integers(1, 7))
 def test_agrees_with_brute_force(seed: int, empties: int) -> None:
     pos = random_endgame(seed, empties)
@@ -102,7 +102,7 @@ def test_agrees_with_brute_force(seed: int, empties: int) -> None:
         assert _score_after(pos, result.move) == expected
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(
     seed=st.integers(0, 10**6),
     empties=st.integers(1, 8),
