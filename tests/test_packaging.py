@@ -99,7 +99,9 @@ def check_the_wheel_carries_the_package_data(contents: set[str]) -> None:
     for name in PACKAGE_DATA:
         assert name in contents
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in contents)
-    assert [n for n in contents if n.endswith((".c", ".pyc")) or "__pycache__" in n] == []
+    assert [n for n in contents if n.endswith(".pyc") or "__pycache__" in n] == []
+    # The one C file is the solver's source: its hash tells whether the module is current.
+    assert [n for n in contents if n.endswith(".c")] == ["reversi_tui/engine/ai/native/endgame.c"]
     if os.environ.get("REVERSI_EXPECT_C_SOLVER") == "1":  # CI has a compiler: built from the sdist
         assert any(n.endswith(".so") for n in contents), "the C solver was not built"
 
@@ -128,5 +130,11 @@ def check_the_wheel_installs_and_plays_from_its_own_folder(wheel: Path, tmp_path
         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=patience(60),
     )  # fmt: skip
     assert move.returncode == 0, move.stderr
+    if os.environ.get("REVERSI_EXPECT_C_SOLVER") == "1":  # the built module is the current one
+        version = subprocess.run(
+            [sys.executable, "-m", "reversi_tui", "--version"],
+            capture_output=True, text=True, cwd=tmp_path, env=env, timeout=patience(60),
+        )  # fmt: skip
+        assert "endgame solver: C" in version.stdout, version.stdout + version.stderr
     assert move.stdout.strip(), "no move"
     assert "Traceback" not in move.stderr
