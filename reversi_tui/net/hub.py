@@ -1207,13 +1207,17 @@ def _claim_of(user: str, message: protocol.Resume) -> Claim | str:
         return f"{message.started[:40]!r} is not a time"
     if started.tzinfo is None:
         return "the start time needs its offset (UTC)"
+    try:
+        started = started.astimezone(UTC)
+    except OverflowError:  # the first or last day of the calendar, shifted beyond it
+        return f"{message.started[:40]!r} is not a time this server can keep"
     text = message.moves
     try:
         moves = tuple(parse_square(text[i : i + 2]) for i in range(0, len(text), 2))
         Game.from_moves(None, moves)
     except (NotationError, IllegalMoveError) as error:
         return f"the moves do not replay ({error})"
-    return Claim(user, message.black, message.white, started.astimezone(UTC), moves)
+    return Claim(user, message.black, message.white, started, moves)
 
 
 def _disagreement(first: Claim, second: Claim) -> str | None:

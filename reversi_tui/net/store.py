@@ -635,7 +635,7 @@ class SqliteStore(SqliteFile):
     def game_by_origin(self, origin: str) -> ServerGame | None:
         """The game that began as ``origin``: resumed here, or begun here."""
         server, _, number = origin.rpartition(":")
-        if server == self.server_id and number.isdigit():
+        if server == self.server_id and number.isascii() and number.isdigit():
             found = self.game(int(number))
             if found is not None and found.origin == origin and found.set_aside is None:
                 return found
