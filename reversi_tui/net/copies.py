@@ -8,7 +8,9 @@ atomically on every change. With the copies, a game can be resumed on a new serv
 when both players present the same game (``protocol.Resume``), and a server's copy
 that disagrees with the player's own is noticed (``compare``). A finished game's
 copy goes once the game is in the records. A damaged file is set aside, never
-deleted.
+deleted, and so is a copy beyond the protocol's limits (a server could have sent
+it): presented, it would be a line the server closes the connection for, and every
+copy after it would never be asked for.
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Annotated, Final
 
 import msgspec
 
-from reversi_tui.net.protocol import Resume, State
+from reversi_tui.net.protocol import Id, Moves, Origin, Resume, State, Timestamp, UserName
 from reversi_tui.records.atomic import atomic_write, set_aside
 from reversi_tui.records.paths import StorageError, ensure_private_dir
 
@@ -35,15 +37,15 @@ class GameCopy(msgspec.Struct, frozen=True, kw_only=True):
     format: str = FORMAT
     version: int = 1
     #: The game's identity across servers (``SERVER:GAME`` where it began).
-    origin: str
+    origin: Origin
     #: The identity of the server that holds it now, and its number there.
-    server: str
-    game: int
-    black: str
-    white: str
-    started: str
+    server: Annotated[str, msgspec.Meta(max_length=64)]
+    game: Id
+    black: UserName
+    white: UserName
+    started: Timestamp
     #: Every move, concatenated, passes not written.
-    moves: str
+    moves: Moves
 
     @classmethod
     def of(cls, state: State, server: str) -> GameCopy:
@@ -162,12 +164,20 @@ class Copies:
         except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as error:
             try:
                 aside = set_aside(path)
-                self.problems.append(f"{path} was damaged ({error}); kept as {aside.name}")
+                self.problems.append(
+                    f"{path} is damaged or beyond the protocol's limits ({error}); "
+                    f"kept as {aside.name}"
+                )
             except OSError:
                 self.problems.append(f"{path} is damaged ({error})")
         return None
 
     def save(self, copy: GameCopy) -> None:
+        """Keep ``copy``; one beyond the protocol's limits is refused and said."""
+        fault = _beyond_limits(copy)
+        if fault is not None:
+            self.problems.append(f"the server sent a game this client cannot keep ({fault})")
+            return
         if self.directory is None:
             self._memory[copy.origin] = copy
             return
@@ -186,3 +196,13 @@ class Copies:
             self._path(origin).unlink(missing_ok=True)
         except OSError as error:
             self.problems.append(f"cannot remove the copy of a finished game ({error.strerror})")
+
+
+def _beyond_limits(copy: GameCopy) -> str | None:
+    """What in ``copy`` breaks the protocol's limits, or None (a struct built in code is
+    not validated, so it is checked as if read back)."""
+    try:
+        msgspec.convert(msgspec.structs.asdict(copy), GameCopy)
+    except msgspec.ValidationError as error:
+        return str(error)
+    return None

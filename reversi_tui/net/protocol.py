@@ -254,6 +254,8 @@ class ChatRequest(_Request, tag="chat", kw_only=True, frozen=True):
 Origin = Annotated[str, msgspec.Meta(min_length=3, max_length=80)]
 #: A time in ISO 8601 with its offset, as the server writes it.
 Timestamp = Annotated[str, msgspec.Meta(max_length=40)]
+#: Every move of a game, concatenated, passes not written (at most 60 moves).
+Moves = Annotated[str, msgspec.Meta(max_length=120)]
 
 
 class Resume(_Request, tag="resume", kw_only=True, frozen=True):
@@ -264,8 +266,7 @@ class Resume(_Request, tag="resume", kw_only=True, frozen=True):
     black: UserName
     white: UserName
     started: Timestamp
-    #: Every move, concatenated, passes not written (at most 60 moves).
-    moves: Annotated[str, msgspec.Meta(max_length=120)]
+    moves: Moves
 
 
 ClientMessage = (
@@ -550,6 +551,23 @@ def decode_server(line: bytes) -> ServerMessage:
     return _decode(  # type: ignore[no-any-return]
         line, _server_decoder, SERVER_TYPES, MAX_SERVER_LINE
     )
+
+
+class _RequestOnly(msgspec.Struct):
+    id: RequestId | None = None
+
+
+_request_decoder: Final = msgspec.json.Decoder(_RequestOnly)
+
+
+def request_id(line: bytes) -> RequestId | None:
+    """The ``id`` of a request the server will not handle (over the rate limit), so
+    that even that request is answered; None when it has none or the line is bad.
+    Cheaper than decoding the message: the other fields are skipped, not validated."""
+    try:
+        return _request_decoder.decode(line).id
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+        return None
 
 
 def _decode(
