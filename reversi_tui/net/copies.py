@@ -22,7 +22,7 @@ from typing import Annotated, Final
 
 import msgspec
 
-from reversi_tui.net.protocol import Id, Moves, Origin, Resume, State, Timestamp, UserName
+from reversi_tui.net.protocol import Clock, Id, Moves, Origin, Resume, State, Timestamp, UserName
 from reversi_tui.records.atomic import atomic_write, set_aside
 from reversi_tui.records.paths import StorageError, ensure_private_dir
 
@@ -46,6 +46,10 @@ class GameCopy(msgspec.Struct, frozen=True, kw_only=True):
     started: Timestamp
     #: Every move, concatenated, passes not written.
     moves: Moves
+    #: The clocks in the last state seen (None: untimed), and whether the game is rated:
+    #: a game resumed elsewhere keeps both.
+    clock: Clock | None = None
+    rated: bool = False
 
     @classmethod
     def of(cls, state: State, server: str) -> GameCopy:
@@ -57,6 +61,8 @@ class GameCopy(msgspec.Struct, frozen=True, kw_only=True):
             white=state.white,
             started=state.started,
             moves=state.moves,
+            clock=state.clock,
+            rated=state.rated,
         )
 
     def resume(self, request_id: int | None = None) -> Resume:
@@ -67,6 +73,8 @@ class GameCopy(msgspec.Struct, frozen=True, kw_only=True):
             white=self.white,
             started=self.started,
             moves=self.moves,
+            clock=self.clock,
+            rated=self.rated,
             id=request_id,
         )
 
@@ -85,8 +93,8 @@ def compare(copy: GameCopy, state: State, server: str) -> Comparison:
     """The server's ``state`` against the player's ``copy`` of the same game.
 
     On the server that holds the game, the server's moves must extend the copy (moves
-    are never taken back). A game resumed elsewhere starts from the moves both players'
-    copies agree on, so there the server's moves may also be a prefix of the copy.
+    are never taken back). A game resumed elsewhere may lack the copy's last move (the
+    other player never saw it), never more: a server offering less rewrote the game.
     """
     if (state.black, state.white) != (copy.black, copy.white):
         return Comparison(
@@ -116,7 +124,13 @@ def compare(copy: GameCopy, state: State, server: str) -> Comparison:
             return Comparison(
                 f"the server has {len(theirs) // 2} moves; your copy has {len(ours) // 2}"
             )
-        return Comparison(dropped=(len(ours) - len(theirs)) // 2)
+        dropped = (len(ours) - len(theirs)) // 2
+        if dropped > 1:
+            return Comparison(
+                f"the server resumed it at move {len(theirs) // 2 + 1}; your copy has "
+                f"{len(ours) // 2} moves, and no more than the last can be missing"
+            )
+        return Comparison(dropped=dropped)
     return Comparison()
 
 

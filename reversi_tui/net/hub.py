@@ -213,6 +213,9 @@ class Claim:
     white: str
     started: datetime
     moves: tuple[int, ...]
+    #: The clocks in the copy's last state (None: untimed), and whether it is rated.
+    clock: protocol.Clock | None = None
+    rated: bool = False
 
 
 class Hub:
@@ -1081,11 +1084,19 @@ class Hub:
             text = f"your copy and {user}'s disagree ({disagreement}): the game is not resumed"
             self._send(self.sessions(other), _error_line(ErrorCode.RESUME_REFUSED, text))
             return
-        agreed = _common_prefix(earlier.moves, claim.moves)
+        behind = min(earlier, claim, key=lambda c: len(c.moves))
+        agreed, control = behind.moves, behind.clock
         try:
             game = Game.from_moves(None, agreed)
             stored = self.store.create_game(
-                claim.black, claim.white, origin=origin, started=claim.started, moves=agreed
+                claim.black,
+                claim.white,
+                origin=origin,
+                started=claim.started,
+                moves=agreed,
+                clock=None if control is None else (control.minutes, control.increment),
+                rated=claim.rated,
+                left_ms=_left_ms(game, control),
             )
         except StoreError as error:
             self._failed(peer, error, re)
@@ -1217,19 +1228,67 @@ def _claim_of(user: str, message: protocol.Resume) -> Claim | str:
         Game.from_moves(None, moves)
     except (NotationError, IllegalMoveError) as error:
         return f"the moves do not replay ({error})"
-    return Claim(user, message.black, message.white, started, moves)
+    clock = message.clock
+    if clock is not None and not (
+        1 <= clock.minutes <= protocol.MAX_MINUTES
+        and 0 <= clock.increment <= protocol.MAX_INCREMENT
+    ):
+        return f"{clock.minutes}+{clock.increment} is not a time control this server offers"
+    return Claim(user, message.black, message.white, started, moves, clock, message.rated)
 
 
 def _disagreement(first: Claim, second: Claim) -> str | None:
     """How two players' copies of one game (same origin, players and colours) differ
-    beyond a move one of them has not seen yet (a common prefix is agreed); None when
-    they agree."""
+    beyond the last move, which one of them may not have seen (the server commits and
+    sends each move at once, so no more can be missing); None when they agree."""
     if first.started != second.started:
         return "not the same start time"
+    if first.rated != second.rated:
+        return "rated in one copy, casual in the other"
+    if _control(first.clock) != _control(second.clock):
+        return "not the same time control"
     agreed = _common_prefix(first.moves, second.moves)
     if len(agreed) < min(len(first.moves), len(second.moves)):
         return f"move {len(agreed) + 1} differs"
+    behind = abs(len(first.moves) - len(second.moves))
+    if behind > 1:
+        return f"one copy is {behind} moves behind the other; at most the last can be missing"
+    if not _clocks_agree(first, second):
+        return "the clocks differ"
     return None
+
+
+def _control(clock: protocol.Clock | None) -> tuple[int, int] | None:
+    return None if clock is None else (clock.minutes, clock.increment)
+
+
+def _clocks_agree(first: Claim, second: Claim) -> bool:
+    """Whether two copies show the same clocks (a second allowed for rounding and lag).
+    Both players get each state at the same instant; when one copy has the last move
+    more, only the clock of the side that did not make it is comparable."""
+    a, b = first.clock, second.clock
+    if a is None or b is None:
+        return a is b
+    slack = protocol.LAG_ALLOWANCE * 1000
+    sides = {Color.BLACK: abs(a.black_ms - b.black_ms), Color.WHITE: abs(a.white_ms - b.white_ms)}
+    longer = max(first, second, key=lambda c: len(c.moves))
+    if len(first.moves) != len(second.moves):
+        del sides[_movers(Game.from_moves(None, longer.moves))[-1]]
+    return all(gap <= slack for gap in sides.values())
+
+
+def _left_ms(game: Game, clock: protocol.Clock | None) -> tuple[int | None, ...]:
+    """Each move's time left for a resumed game: each side's last move carries the
+    time its clock showed in the copy, so the clocks go on from there."""
+    if clock is None:
+        return ()
+    movers = _movers(game)
+    most = (clock.minutes * 60 + clock.increment * len(movers)) * 1000  # none can have more
+    left: list[int | None] = [None] * len(movers)
+    for colour, ms in ((Color.BLACK, clock.black_ms), (Color.WHITE, clock.white_ms)):
+        if colour in movers:
+            left[len(movers) - 1 - movers[::-1].index(colour)] = min(max(0, ms), most)
+    return tuple(left)
 
 
 def _common_prefix(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:

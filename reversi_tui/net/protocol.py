@@ -267,6 +267,9 @@ class Resume(_Request, tag="resume", kw_only=True, frozen=True):
     white: UserName
     started: Timestamp
     moves: Moves
+    #: The game's clocks in the last ``state`` this copy saw (None: untimed).
+    clock: Clock | None = None
+    rated: bool = False
 
 
 ClientMessage = (

@@ -176,9 +176,11 @@ class Store(Protocol):
         moves: tuple[int, ...] = (),
         clock: tuple[int, int] | None = None,
         rated: bool = False,
+        left_ms: tuple[int | None, ...] = (),
     ) -> ServerGame:
         """A new game; the challenge it answers (which must be pending) closes with it.
-        A game resumed from another server keeps its ``origin``, start and moves."""
+        A game resumed from another server keeps its ``origin``, start, moves, and each
+        move's time left (``left_ms``, as many as the moves or none)."""
         ...
 
     def set_aside(self, game_id: int, reason: str) -> None:
@@ -473,8 +475,10 @@ class SqliteStore(SqliteFile):
         moves: tuple[int, ...] = (),
         clock: tuple[int, int] | None = None,
         rated: bool = False,
+        left_ms: tuple[int | None, ...] = (),
     ) -> ServerGame:
         now = _now()
+        lefts = left_ms or (None,) * len(moves)
         created = now if started is None else started.astimezone(UTC).isoformat()
         minutes, increment = clock or (None, None)
         with self._writing() as db:
@@ -487,8 +491,8 @@ class SqliteStore(SqliteFile):
             )
             game_id = cursor.lastrowid
             assert game_id is not None
-            for ply, square in enumerate(moves):
-                _append(db, game_id, ply, square, None, now)
+            for ply, (square, left) in enumerate(zip(moves, lefts, strict=True)):
+                _append(db, game_id, ply, square, left, now)
         return ServerGame(
             game_id,
             black,
@@ -501,7 +505,7 @@ class SqliteStore(SqliteFile):
             origin or f"{self.server_id}:{game_id}",
             clock=clock,
             rated=rated,
-            left_ms=(None,) * len(moves),
+            left_ms=tuple(lefts),
         )
 
     def set_aside(self, game_id: int, reason: str) -> None:

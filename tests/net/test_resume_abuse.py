@@ -11,7 +11,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from reversi_tui.net.copies import Copies, GameCopy
+from reversi_tui.engine import Color, Game, parse_square, square_name
+from reversi_tui.net import protocol
+from reversi_tui.net.copies import Copies, GameCopy, compare
 from reversi_tui.net.server import Limits
 
 from .conftest import Setup
@@ -94,3 +96,85 @@ async def test_every_copy_presented_in_a_burst_is_answered(online: Any) -> None:
         if message.get("re") in ids:
             answers[message["re"]] = message.get("code", message["type"])
     assert set(answers.values()) == {"resume_pending", "rate_limited"}
+
+
+def copies_of_a_rated_game(directory: Path, plies: int) -> list[GameCopy]:
+    """Ann's copies of a rated 10+5 game against bob, one after each of ``plies`` moves
+    (the first move the engine lists, each time), on a server that then stops."""
+    world = World(directory / "old")
+    ann, bob = world.join("ann"), world.join("bob")
+    game = world.start(ann, bob, clock=(10, 5), rated=True)
+    copies = []
+    for _ in range(plies):
+        world.clock.advance(30)  # more than the increment: time is used
+        live = world.hub.games[game]
+        square = square_name(live.game.legal_moves[0])
+        mover = ann if live.game.position.turn is Color.BLACK else bob
+        state = protocol.decode_server(json.dumps(world.move(mover, game, square)).encode())
+        assert isinstance(state, protocol.State)
+        copies.append(GameCopy.of(state, world.store.server_id))
+    world.close()
+    return copies
+
+
+def present(world: World, ann_copy: GameCopy, bob_copy: GameCopy) -> dict[str, Any]:
+    """Both players present their copies on ``world``'s new server: bob's answer."""
+    ann, bob = world.join("ann"), world.join("bob")
+    world.send(ann, **msgspec.to_builtins(ann_copy.resume(1)))
+    world.send(bob, **msgspec.to_builtins(bob_copy.resume(2)))
+    return bob.lines[-1]
+
+
+def test_a_copy_more_than_the_last_move_behind_is_refused(tmp_path: Path) -> None:
+    copies = copies_of_a_rated_game(tmp_path, 20)
+    world = World(tmp_path / "new")
+    answer = present(world, copies[19], copies[1])
+    assert answer["type"] == "error" and answer["code"] == "resume_refused"
+    assert "18 moves behind" in answer["message"]
+    assert world.hub.games == {}
+
+
+def test_a_game_resumed_one_move_behind_keeps_its_clock_and_rating(tmp_path: Path) -> None:
+    copies = copies_of_a_rated_game(tmp_path, 20)
+    world = World(tmp_path / "new")
+    state = present(world, copies[19], copies[18])
+    assert state["type"] == "state" and state["ply"] == 19
+    assert state["rated"] is True
+    clock, seen = state["clock"], copies[18].clock
+    assert seen is not None
+    assert (clock["minutes"], clock["increment"]) == (10, 5)
+    assert (clock["black_ms"], clock["white_ms"]) == (seen.black_ms, seen.white_ms)
+    assert clock["black_ms"] < 10 * 60_000  # the time used before is not given back
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ({"rated": False}, "rated in one copy, casual in the other"),
+        ({"clock": None}, "not the same time control"),
+        ({"clock": "faster"}, "the clocks differ"),
+    ],
+)
+def test_copies_that_disagree_on_the_clock_or_rating_are_refused(
+    tmp_path: Path, change: dict[str, Any], says: str
+) -> None:
+    copy = copies_of_a_rated_game(tmp_path, 6)[5]
+    if change.get("clock") == "faster":
+        assert copy.clock is not None
+        change = {"clock": msgspec.structs.replace(copy.clock, white_ms=1000)}
+    answer = present(World(tmp_path / "new"), copy, msgspec.structs.replace(copy, **change))
+    assert answer["code"] == "resume_refused" and says in answer["message"]
+
+
+def test_a_client_does_not_play_on_in_a_game_resumed_further_back_than_one_move(
+    tmp_path: Path,
+) -> None:
+    copies = copies_of_a_rated_game(tmp_path, 4)
+    mine = copies[3]
+    for theirs, conflict in ((copies[2], False), (copies[1], True)):
+        text = theirs.moves
+        squares = [parse_square(text[k : k + 2]) for k in range(0, len(text), 2)]
+        game = Game.from_moves(None, squares)
+        state = protocol.state_of(9, "ann", "bob", game, origin=mine.origin, started=mine.started)
+        comparison = compare(mine, state, "another-server")
+        assert (comparison.conflict is not None) is conflict, comparison
