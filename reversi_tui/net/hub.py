@@ -273,6 +273,8 @@ class Hub:
         for challenge in store.pending_challenges():
             # Their challengers left with the last server: a challenge lives with its sender.
             store.close_challenge(challenge.id)
+        if pruned := store.prune_challenges():
+            logger.info(f"{pruned} closed challenges pruned from the store")
         for stored in store.games(unfinished_only=True):
             try:
                 game = Game.from_moves(None, stored.moves)

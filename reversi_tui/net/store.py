@@ -162,7 +162,13 @@ class Store(Protocol):
     def pending_challenges(self) -> list[StoredChallenge]: ...
 
     def close_challenge(self, challenge_id: int) -> bool:
-        """Close a challenge; True if it was pending."""
+        """Close a challenge that no game answers (declined, cancelled, expired): it is
+        deleted, as nothing refers to it; True if it was pending."""
+        ...
+
+    def prune_challenges(self) -> int:
+        """Delete the closed challenges no game answers (closed before they were
+        deleted at once); how many went."""
         ...
 
     def create_game(
@@ -460,9 +466,21 @@ class SqliteStore(SqliteFile):
         )
 
     def close_challenge(self, challenge_id: int) -> bool:
+        # A pending challenge has no game (the game's creation closes it), so no row
+        # refers to it: kept, closed challenges would only grow the file for ever.
         with self._writing() as db:
-            closed = _close_challenge(db, challenge_id, _now())
-        return closed
+            cursor = db.execute(
+                "DELETE FROM challenges WHERE id = ? AND closed IS NULL", (challenge_id,)
+            )
+        return cursor.rowcount == 1
+
+    def prune_challenges(self) -> int:
+        with self._writing() as db:
+            cursor = db.execute(
+                "DELETE FROM challenges WHERE closed IS NOT NULL AND NOT EXISTS"
+                " (SELECT 1 FROM games WHERE games.challenge = challenges.id)"
+            )
+        return cursor.rowcount
 
     def create_game(
         self,
