@@ -259,6 +259,8 @@ class Hub:
         #: hub started count as gone since then.
         self._born = clock()
         self._gone: dict[str, float] = {}
+        #: Users gone because their last session was dropped for not reading.
+        self._stalled: set[str] = set()
         #: The last ``CHAT_HISTORY`` lines of each game's chat (in memory only); those of
         #: finished games are kept for the ``FINISHED_CHATS`` most recent.
         self.chats: dict[int, deque[protocol.ChatLine]] = {}
@@ -309,6 +311,7 @@ class Hub:
         user = peer.user
         self.activity[peer] = "lobby"
         self._gone.pop(user, None)
+        self._stalled.discard(user)
         mine = [g for g in self.games.values() if g.player(user) is not None and not g.over]
         challenges = [
             _challenge_info(c) for c in self.challenges.values() if user in (c.challenger, c.target)
@@ -338,8 +341,9 @@ class Hub:
         if first or self._status(user) != before:
             self._presence(user)
 
-    def leave(self, peer: Peer) -> None:
-        """A connection ended (or never said hello)."""
+    def leave(self, peer: Peer, *, stalled: bool = False) -> None:
+        """A connection ended (or never said hello); ``stalled``: the server dropped it
+        for not reading, which a player's own leaving it is not."""
         sessions = self.peers.get(peer.user)
         if sessions is None or peer not in sessions:
             return
@@ -356,6 +360,8 @@ class Hub:
             user = peer.user
             del self.peers[user]
             self._gone[user] = self.clock()
+            if stalled:
+                self._stalled.add(user)
             self.waiting.discard(user)
             logger.info(f"{user} is offline")
             for challenge in list(self.challenges.values()):
@@ -837,9 +843,12 @@ class Hub:
         if gone is None:
             self._error(peer, ErrorCode.CLAIM_TOO_EARLY, f"{other} is online", re)
             return
-        if gone < protocol.ABANDON_GRACE:
-            wait = math.ceil(protocol.ABANDON_GRACE - gone)
-            text = f"{other} left {gone:.0f} s ago: you may claim in {wait} s"
+        stalled = other in self._stalled
+        grace = protocol.STALLED_GRACE if stalled else protocol.ABANDON_GRACE
+        if gone < grace:
+            wait = math.ceil(grace - gone)
+            how = "stopped reading (a suspended client?)" if stalled else "left"
+            text = f"{other} {how} {gone:.0f} s ago: you may claim in {wait} s"
             self._error(peer, ErrorCode.CLAIM_TOO_EARLY, text, re)
             return
         discs = live.game.position.outcome()

@@ -57,6 +57,9 @@ MAX_MINUTES: Final = 180
 MAX_INCREMENT: Final = 180
 #: Seconds a player must have been gone (no session) before the other may claim the game.
 ABANDON_GRACE: Final = 40.0
+#: The grace instead when the opponent's last session was dropped for not reading (a
+#: suspended client, or a flood it could not keep up with): a stall, not a player who left.
+STALLED_GRACE: Final = 300.0
 #: Chat lines the server keeps per game (in memory: a restart forgets them).
 CHAT_HISTORY: Final = 50
 #: Seconds of one move's server-measured time at most forgiven as time on the wire.
@@ -109,7 +112,8 @@ class ErrorCode(StrEnum):
     #: players' copies that disagree.
     RESUME_REFUSED = "resume_refused"
     TOO_MANY_CONNECTIONS = "too_many_connections"
-    #: A ``claim`` while the opponent is online or gone for less than ``ABANDON_GRACE``.
+    #: A ``claim`` while the opponent is online or gone for less than ``ABANDON_GRACE``
+    #: (``STALLED_GRACE`` when the server dropped them for not reading).
     CLAIM_TOO_EARLY = "claim_too_early"
     #: A ``rematch`` of a game still in progress.
     GAME_ACTIVE = "game_active"

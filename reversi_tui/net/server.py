@@ -346,7 +346,7 @@ class Server:
         finally:
             if connection is not None:
                 self._connections.discard(connection)
-                self.hub.leave(connection)
+                self.hub.leave(connection, stalled=connection.dropped)
                 if not self._stopped.is_set():
                     self._after()
             writer.close()
