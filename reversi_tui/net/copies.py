@@ -22,7 +22,18 @@ from typing import Annotated, Final
 
 import msgspec
 
-from reversi_tui.net.protocol import Clock, Id, Moves, Origin, Resume, State, Timestamp, UserName
+from reversi_tui.net.protocol import (
+    MAX_LINE,
+    Clock,
+    Id,
+    Moves,
+    Origin,
+    Resume,
+    State,
+    Timestamp,
+    UserName,
+    encode,
+)
 from reversi_tui.records.atomic import atomic_write, set_aside
 from reversi_tui.records.paths import StorageError, ensure_private_dir
 
@@ -172,19 +183,28 @@ class Copies:
 
     def _read(self, path: Path) -> GameCopy | None:
         try:
-            return msgspec.json.decode(path.read_bytes(), type=GameCopy)
+            copy = msgspec.json.decode(path.read_bytes(), type=GameCopy)
         except OSError as error:
             self.problems.append(f"cannot read {path} ({error.strerror})")
+            return None
         except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as error:
-            try:
-                aside = set_aside(path)
-                self.problems.append(
-                    f"{path} is damaged or beyond the protocol's limits ({error}); "
-                    f"kept as {aside.name}"
-                )
-            except OSError:
-                self.problems.append(f"{path} is damaged ({error})")
-        return None
+            self._set_aside(path, str(error))
+            return None
+        fault = _beyond_limits(copy)
+        if fault is not None:
+            self._set_aside(path, fault)
+            return None
+        return copy
+
+    def _set_aside(self, path: Path, fault: str) -> None:
+        """A copy that cannot be presented: kept under another name, never deleted."""
+        try:
+            aside = set_aside(path)
+            self.problems.append(
+                f"{path} is damaged or beyond the protocol's limits ({fault}); kept as {aside.name}"
+            )
+        except OSError:
+            self.problems.append(f"{path} is damaged ({fault})")
 
     def save(self, copy: GameCopy) -> None:
         """Keep ``copy``; one beyond the protocol's limits is refused and said."""
@@ -213,10 +233,18 @@ class Copies:
 
 
 def _beyond_limits(copy: GameCopy) -> str | None:
-    """What in ``copy`` breaks the protocol's limits, or None (a struct built in code is
-    not validated, so it is checked as if read back)."""
+    """What in ``copy`` breaks the protocol's limits, or None: its fields (a struct built
+    in code is not validated, so it is checked as if read back), and the length of the
+    ``resume`` that presents it (a number in its clock has no bound of its own)."""
     try:
         msgspec.convert(msgspec.structs.asdict(copy), GameCopy)
     except msgspec.ValidationError as error:
         return str(error)
+    size = len(encode(copy.resume(_LONGEST_ID)))
+    if size > MAX_LINE:
+        return f"presenting it takes {size} bytes; a line is at most {MAX_LINE}"
     return None
+
+
+#: The longest request id there is, for the longest ``resume`` a copy can make.
+_LONGEST_ID: Final = 2**64 - 1

@@ -178,3 +178,18 @@ def test_a_client_does_not_play_on_in_a_game_resumed_further_back_than_one_move(
         state = protocol.state_of(9, "ann", "bob", game, origin=mine.origin, started=mine.started)
         comparison = compare(mine, state, "another-server")
         assert (comparison.conflict is not None) is conflict, comparison
+
+
+def test_a_copy_whose_clock_makes_too_long_a_line_is_neither_kept_nor_presented(
+    tmp_path: Path,
+) -> None:
+    huge = protocol.Clock(black_ms=10**4000, white_ms=0, running=None, minutes=5, increment=3)
+    copies = Copies(tmp_path)
+    copies.save(msgspec.structs.replace(a_copy("x:1"), clock=huge))
+    assert "a line is at most 4096" in copies.problems[-1]
+    copies.save(a_copy("x:2"))
+    planted = msgspec.structs.asdict(a_copy("x:1"))
+    planted["clock"] = msgspec.structs.asdict(huge)
+    (tmp_path / "x_1.json").write_bytes(msgspec.json.encode(planted))
+    assert [copy.origin for copy in copies.all()] == ["x:2"]
+    assert "a line is at most 4096" in copies.problems[-1]
