@@ -1275,17 +1275,27 @@ def _control(clock: protocol.Clock | None) -> tuple[int, int] | None:
 
 def _clocks_agree(first: Claim, second: Claim) -> bool:
     """Whether two copies show the same clocks (a second allowed for rounding and lag).
-    Both players get each state at the same instant; when one copy has the last move
-    more, only the clock of the side that did not make it is comparable."""
+
+    Both players get each state at the same instant. When one copy has the last move
+    more, the clock of the side that made it differs by the time that move took less
+    the increment: the copy behind may show no less than the one ahead minus the
+    increment (so neither player can take the other's time away), and the clocks go
+    on from the copy behind."""
     a, b = first.clock, second.clock
     if a is None or b is None:
         return a is b
     slack = protocol.LAG_ALLOWANCE * 1000
-    sides = {Color.BLACK: abs(a.black_ms - b.black_ms), Color.WHITE: abs(a.white_ms - b.white_ms)}
-    longer = max(first, second, key=lambda c: len(c.moves))
-    if len(first.moves) != len(second.moves):
-        del sides[_movers(Game.from_moves(None, longer.moves))[-1]]
-    return all(gap <= slack for gap in sides.values())
+    gaps = {Color.BLACK: a.black_ms - b.black_ms, Color.WHITE: a.white_ms - b.white_ms}
+    if len(first.moves) == len(second.moves):
+        return all(abs(gap) <= slack for gap in gaps.values())
+    ahead = max(first, second, key=lambda claim: len(claim.moves))
+    mover = _movers(Game.from_moves(None, ahead.moves))[-1]
+    sign = 1 if ahead is first else -1  # gaps are ahead minus behind
+    increment = a.increment * 1000
+    return all(
+        sign * gap <= increment + slack if colour is mover else abs(gap) <= slack
+        for colour, gap in gaps.items()
+    )
 
 
 def _left_ms(game: Game, clock: protocol.Clock | None) -> tuple[int | None, ...]:

@@ -193,3 +193,14 @@ def test_a_copy_whose_clock_makes_too_long_a_line_is_neither_kept_nor_presented(
     (tmp_path / "x_1.json").write_bytes(msgspec.json.encode(planted))
     assert [copy.origin for copy in copies.all()] == ["x:2"]
     assert "a line is at most 4096" in copies.problems[-1]
+
+
+def test_the_copy_behind_cannot_take_the_last_movers_time_away(tmp_path: Path) -> None:
+    copies = copies_of_a_rated_game(tmp_path, 20)
+    behind = copies[18]
+    assert behind.clock is not None and behind.clock.running == "white"  # white moved last
+    robbed = msgspec.structs.replace(behind.clock, white_ms=1000)
+    answer = present(
+        World(tmp_path / "new"), copies[19], msgspec.structs.replace(behind, clock=robbed)
+    )
+    assert answer["code"] == "resume_refused" and "the clocks differ" in answer["message"]
