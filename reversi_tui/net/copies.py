@@ -8,7 +8,9 @@ atomically on every change. With the copies, a game can be resumed on a new serv
 when both players present the same game (``protocol.Resume``), and a server's copy
 that disagrees with the player's own is noticed (``compare``). A finished game's
 copy goes once the game is in the records. A damaged file is set aside, never
-deleted.
+deleted, and so is a copy beyond the protocol's limits (a server could have sent
+it): presented, it would be a line the server closes the connection for, and every
+copy after it would never be asked for.
 """
 
 from __future__ import annotations
@@ -16,11 +18,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Annotated, Final
 
 import msgspec
 
-from reversi_tui.net.protocol import Resume, State
+from reversi_tui.net.protocol import (
+    MAX_LINE,
+    Clock,
+    Id,
+    Moves,
+    Origin,
+    Resume,
+    State,
+    Timestamp,
+    UserName,
+    encode,
+)
 from reversi_tui.records.atomic import atomic_write, set_aside
 from reversi_tui.records.paths import StorageError, ensure_private_dir
 
@@ -35,15 +48,19 @@ class GameCopy(msgspec.Struct, frozen=True, kw_only=True):
     format: str = FORMAT
     version: int = 1
     #: The game's identity across servers (``SERVER:GAME`` where it began).
-    origin: str
+    origin: Origin
     #: The identity of the server that holds it now, and its number there.
-    server: str
-    game: int
-    black: str
-    white: str
-    started: str
+    server: Annotated[str, msgspec.Meta(max_length=64)]
+    game: Id
+    black: UserName
+    white: UserName
+    started: Timestamp
     #: Every move, concatenated, passes not written.
-    moves: str
+    moves: Moves
+    #: The clocks in the last state seen (None: untimed), and whether the game is rated:
+    #: a game resumed elsewhere keeps both.
+    clock: Clock | None = None
+    rated: bool = False
 
     @classmethod
     def of(cls, state: State, server: str) -> GameCopy:
@@ -55,6 +72,8 @@ class GameCopy(msgspec.Struct, frozen=True, kw_only=True):
             white=state.white,
             started=state.started,
             moves=state.moves,
+            clock=state.clock,
+            rated=state.rated,
         )
 
     def resume(self, request_id: int | None = None) -> Resume:
@@ -65,6 +84,8 @@ class GameCopy(msgspec.Struct, frozen=True, kw_only=True):
             white=self.white,
             started=self.started,
             moves=self.moves,
+            clock=self.clock,
+            rated=self.rated,
             id=request_id,
         )
 
@@ -83,8 +104,8 @@ def compare(copy: GameCopy, state: State, server: str) -> Comparison:
     """The server's ``state`` against the player's ``copy`` of the same game.
 
     On the server that holds the game, the server's moves must extend the copy (moves
-    are never taken back). A game resumed elsewhere starts from the moves both players'
-    copies agree on, so there the server's moves may also be a prefix of the copy.
+    are never taken back). A game resumed elsewhere may lack the copy's last move (the
+    other player never saw it), never more: a server offering less rewrote the game.
     """
     if (state.black, state.white) != (copy.black, copy.white):
         return Comparison(
@@ -114,7 +135,13 @@ def compare(copy: GameCopy, state: State, server: str) -> Comparison:
             return Comparison(
                 f"the server has {len(theirs) // 2} moves; your copy has {len(ours) // 2}"
             )
-        return Comparison(dropped=(len(ours) - len(theirs)) // 2)
+        dropped = (len(ours) - len(theirs)) // 2
+        if dropped > 1:
+            return Comparison(
+                f"the server resumed it at move {len(theirs) // 2 + 1}; your copy has "
+                f"{len(ours) // 2} moves, and no more than the last can be missing"
+            )
+        return Comparison(dropped=dropped)
     return Comparison()
 
 
@@ -156,18 +183,35 @@ class Copies:
 
     def _read(self, path: Path) -> GameCopy | None:
         try:
-            return msgspec.json.decode(path.read_bytes(), type=GameCopy)
+            copy = msgspec.json.decode(path.read_bytes(), type=GameCopy)
         except OSError as error:
             self.problems.append(f"cannot read {path} ({error.strerror})")
+            return None
         except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as error:
-            try:
-                aside = set_aside(path)
-                self.problems.append(f"{path} was damaged ({error}); kept as {aside.name}")
-            except OSError:
-                self.problems.append(f"{path} is damaged ({error})")
-        return None
+            self._set_aside(path, str(error))
+            return None
+        fault = _beyond_limits(copy)
+        if fault is not None:
+            self._set_aside(path, fault)
+            return None
+        return copy
+
+    def _set_aside(self, path: Path, fault: str) -> None:
+        """A copy that cannot be presented: kept under another name, never deleted."""
+        try:
+            aside = set_aside(path)
+            self.problems.append(
+                f"{path} is damaged or beyond the protocol's limits ({fault}); kept as {aside.name}"
+            )
+        except OSError:
+            self.problems.append(f"{path} is damaged ({fault})")
 
     def save(self, copy: GameCopy) -> None:
+        """Keep ``copy``; one beyond the protocol's limits is refused and said."""
+        fault = _beyond_limits(copy)
+        if fault is not None:
+            self.problems.append(f"the server sent a game this client cannot keep ({fault})")
+            return
         if self.directory is None:
             self._memory[copy.origin] = copy
             return
@@ -186,3 +230,21 @@ class Copies:
             self._path(origin).unlink(missing_ok=True)
         except OSError as error:
             self.problems.append(f"cannot remove the copy of a finished game ({error.strerror})")
+
+
+def _beyond_limits(copy: GameCopy) -> str | None:
+    """What in ``copy`` breaks the protocol's limits, or None: its fields (a struct built
+    in code is not validated, so it is checked as if read back), and the length of the
+    ``resume`` that presents it (a number in its clock has no bound of its own)."""
+    try:
+        msgspec.convert(msgspec.structs.asdict(copy), GameCopy)
+    except msgspec.ValidationError as error:
+        return str(error)
+    size = len(encode(copy.resume(_LONGEST_ID)))
+    if size > MAX_LINE:
+        return f"presenting it takes {size} bytes; a line is at most {MAX_LINE}"
+    return None
+
+
+#: The longest request id there is, for the longest ``resume`` a copy can make.
+_LONGEST_ID: Final = 2**64 - 1

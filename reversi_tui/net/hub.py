@@ -213,6 +213,9 @@ class Claim:
     white: str
     started: datetime
     moves: tuple[int, ...]
+    #: The clocks in the copy's last state (None: untimed), and whether it is rated.
+    clock: protocol.Clock | None = None
+    rated: bool = False
 
 
 class Hub:
@@ -256,6 +259,8 @@ class Hub:
         #: hub started count as gone since then.
         self._born = clock()
         self._gone: dict[str, float] = {}
+        #: Users gone because their last session was dropped for not reading.
+        self._stalled: set[str] = set()
         #: The last ``CHAT_HISTORY`` lines of each game's chat (in memory only); those of
         #: finished games are kept for the ``FINISHED_CHATS`` most recent.
         self.chats: dict[int, deque[protocol.ChatLine]] = {}
@@ -270,6 +275,8 @@ class Hub:
         for challenge in store.pending_challenges():
             # Their challengers left with the last server: a challenge lives with its sender.
             store.close_challenge(challenge.id)
+        if pruned := store.prune_challenges():
+            logger.info(f"{pruned} closed challenges pruned from the store")
         for stored in store.games(unfinished_only=True):
             try:
                 game = Game.from_moves(None, stored.moves)
@@ -304,6 +311,7 @@ class Hub:
         user = peer.user
         self.activity[peer] = "lobby"
         self._gone.pop(user, None)
+        self._stalled.discard(user)
         mine = [g for g in self.games.values() if g.player(user) is not None and not g.over]
         challenges = [
             _challenge_info(c) for c in self.challenges.values() if user in (c.challenger, c.target)
@@ -333,8 +341,9 @@ class Hub:
         if first or self._status(user) != before:
             self._presence(user)
 
-    def leave(self, peer: Peer) -> None:
-        """A connection ended (or never said hello)."""
+    def leave(self, peer: Peer, *, stalled: bool = False) -> None:
+        """A connection ended (or never said hello); ``stalled``: the server dropped it
+        for not reading, which a player's own leaving it is not."""
         sessions = self.peers.get(peer.user)
         if sessions is None or peer not in sessions:
             return
@@ -351,6 +360,8 @@ class Hub:
             user = peer.user
             del self.peers[user]
             self._gone[user] = self.clock()
+            if stalled:
+                self._stalled.add(user)
             self.waiting.discard(user)
             logger.info(f"{user} is offline")
             for challenge in list(self.challenges.values()):
@@ -832,9 +843,12 @@ class Hub:
         if gone is None:
             self._error(peer, ErrorCode.CLAIM_TOO_EARLY, f"{other} is online", re)
             return
-        if gone < protocol.ABANDON_GRACE:
-            wait = math.ceil(protocol.ABANDON_GRACE - gone)
-            text = f"{other} left {gone:.0f} s ago: you may claim in {wait} s"
+        stalled = other in self._stalled
+        grace = protocol.STALLED_GRACE if stalled else protocol.ABANDON_GRACE
+        if gone < grace:
+            wait = math.ceil(grace - gone)
+            how = "stopped reading (a suspended client?)" if stalled else "left"
+            text = f"{other} {how} {gone:.0f} s ago: you may claim in {wait} s"
             self._error(peer, ErrorCode.CLAIM_TOO_EARLY, text, re)
             return
         discs = live.game.position.outcome()
@@ -1081,11 +1095,19 @@ class Hub:
             text = f"your copy and {user}'s disagree ({disagreement}): the game is not resumed"
             self._send(self.sessions(other), _error_line(ErrorCode.RESUME_REFUSED, text))
             return
-        agreed = _common_prefix(earlier.moves, claim.moves)
+        behind = min(earlier, claim, key=lambda c: len(c.moves))
+        agreed, control = behind.moves, behind.clock
         try:
             game = Game.from_moves(None, agreed)
             stored = self.store.create_game(
-                claim.black, claim.white, origin=origin, started=claim.started, moves=agreed
+                claim.black,
+                claim.white,
+                origin=origin,
+                started=claim.started,
+                moves=agreed,
+                clock=None if control is None else (control.minutes, control.increment),
+                rated=claim.rated,
+                left_ms=_left_ms(game, control),
             )
         except StoreError as error:
             self._failed(peer, error, re)
@@ -1207,25 +1229,87 @@ def _claim_of(user: str, message: protocol.Resume) -> Claim | str:
         return f"{message.started[:40]!r} is not a time"
     if started.tzinfo is None:
         return "the start time needs its offset (UTC)"
+    try:
+        started = started.astimezone(UTC)
+    except OverflowError:  # the first or last day of the calendar, shifted beyond it
+        return f"{message.started[:40]!r} is not a time this server can keep"
     text = message.moves
     try:
         moves = tuple(parse_square(text[i : i + 2]) for i in range(0, len(text), 2))
         Game.from_moves(None, moves)
     except (NotationError, IllegalMoveError) as error:
         return f"the moves do not replay ({error})"
-    return Claim(user, message.black, message.white, started.astimezone(UTC), moves)
+    clock = message.clock
+    if clock is not None and not (
+        1 <= clock.minutes <= protocol.MAX_MINUTES
+        and 0 <= clock.increment <= protocol.MAX_INCREMENT
+    ):
+        return f"{clock.minutes}+{clock.increment} is not a time control this server offers"
+    return Claim(user, message.black, message.white, started, moves, clock, message.rated)
 
 
 def _disagreement(first: Claim, second: Claim) -> str | None:
     """How two players' copies of one game (same origin, players and colours) differ
-    beyond a move one of them has not seen yet (a common prefix is agreed); None when
-    they agree."""
+    beyond the last move, which one of them may not have seen (the server commits and
+    sends each move at once, so no more can be missing); None when they agree."""
     if first.started != second.started:
         return "not the same start time"
+    if first.rated != second.rated:
+        return "rated in one copy, casual in the other"
+    if _control(first.clock) != _control(second.clock):
+        return "not the same time control"
     agreed = _common_prefix(first.moves, second.moves)
     if len(agreed) < min(len(first.moves), len(second.moves)):
         return f"move {len(agreed) + 1} differs"
+    behind = abs(len(first.moves) - len(second.moves))
+    if behind > 1:
+        return f"one copy is {behind} moves behind the other; at most the last can be missing"
+    if not _clocks_agree(first, second):
+        return "the clocks differ"
     return None
+
+
+def _control(clock: protocol.Clock | None) -> tuple[int, int] | None:
+    return None if clock is None else (clock.minutes, clock.increment)
+
+
+def _clocks_agree(first: Claim, second: Claim) -> bool:
+    """Whether two copies show the same clocks (a second allowed for rounding and lag).
+
+    Both players get each state at the same instant. When one copy has the last move
+    more, the clock of the side that made it differs by the time that move took less
+    the increment: the copy behind may show no less than the one ahead minus the
+    increment (so neither player can take the other's time away), and the clocks go
+    on from the copy behind."""
+    a, b = first.clock, second.clock
+    if a is None or b is None:
+        return a is b
+    slack = protocol.LAG_ALLOWANCE * 1000
+    gaps = {Color.BLACK: a.black_ms - b.black_ms, Color.WHITE: a.white_ms - b.white_ms}
+    if len(first.moves) == len(second.moves):
+        return all(abs(gap) <= slack for gap in gaps.values())
+    ahead = max(first, second, key=lambda claim: len(claim.moves))
+    mover = _movers(Game.from_moves(None, ahead.moves))[-1]
+    sign = 1 if ahead is first else -1  # gaps are ahead minus behind
+    increment = a.increment * 1000
+    return all(
+        sign * gap <= increment + slack if colour is mover else abs(gap) <= slack
+        for colour, gap in gaps.items()
+    )
+
+
+def _left_ms(game: Game, clock: protocol.Clock | None) -> tuple[int | None, ...]:
+    """Each move's time left for a resumed game: each side's last move carries the
+    time its clock showed in the copy, so the clocks go on from there."""
+    if clock is None:
+        return ()
+    movers = _movers(game)
+    most = (clock.minutes * 60 + clock.increment * len(movers)) * 1000  # none can have more
+    left: list[int | None] = [None] * len(movers)
+    for colour, ms in ((Color.BLACK, clock.black_ms), (Color.WHITE, clock.white_ms)):
+        if colour in movers:
+            left[len(movers) - 1 - movers[::-1].index(colour)] = min(max(0, ms), most)
+    return tuple(left)
 
 
 def _common_prefix(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:

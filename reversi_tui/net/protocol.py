@@ -57,6 +57,9 @@ MAX_MINUTES: Final = 180
 MAX_INCREMENT: Final = 180
 #: Seconds a player must have been gone (no session) before the other may claim the game.
 ABANDON_GRACE: Final = 40.0
+#: The grace instead when the opponent's last session was dropped for not reading (a
+#: suspended client, or a flood it could not keep up with): a stall, not a player who left.
+STALLED_GRACE: Final = 300.0
 #: Chat lines the server keeps per game (in memory: a restart forgets them).
 CHAT_HISTORY: Final = 50
 #: Seconds of one move's server-measured time at most forgiven as time on the wire.
@@ -109,7 +112,8 @@ class ErrorCode(StrEnum):
     #: players' copies that disagree.
     RESUME_REFUSED = "resume_refused"
     TOO_MANY_CONNECTIONS = "too_many_connections"
-    #: A ``claim`` while the opponent is online or gone for less than ``ABANDON_GRACE``.
+    #: A ``claim`` while the opponent is online or gone for less than ``ABANDON_GRACE``
+    #: (``STALLED_GRACE`` when the server dropped them for not reading).
     CLAIM_TOO_EARLY = "claim_too_early"
     #: A ``rematch`` of a game still in progress.
     GAME_ACTIVE = "game_active"
@@ -254,6 +258,8 @@ class ChatRequest(_Request, tag="chat", kw_only=True, frozen=True):
 Origin = Annotated[str, msgspec.Meta(min_length=3, max_length=80)]
 #: A time in ISO 8601 with its offset, as the server writes it.
 Timestamp = Annotated[str, msgspec.Meta(max_length=40)]
+#: Every move of a game, concatenated, passes not written (at most 60 moves).
+Moves = Annotated[str, msgspec.Meta(max_length=120)]
 
 
 class Resume(_Request, tag="resume", kw_only=True, frozen=True):
@@ -264,8 +270,10 @@ class Resume(_Request, tag="resume", kw_only=True, frozen=True):
     black: UserName
     white: UserName
     started: Timestamp
-    #: Every move, concatenated, passes not written (at most 60 moves).
-    moves: Annotated[str, msgspec.Meta(max_length=120)]
+    moves: Moves
+    #: The game's clocks in the last ``state`` this copy saw (None: untimed).
+    clock: Clock | None = None
+    rated: bool = False
 
 
 ClientMessage = (
@@ -550,6 +558,23 @@ def decode_server(line: bytes) -> ServerMessage:
     return _decode(  # type: ignore[no-any-return]
         line, _server_decoder, SERVER_TYPES, MAX_SERVER_LINE
     )
+
+
+class _RequestOnly(msgspec.Struct):
+    id: RequestId | None = None
+
+
+_request_decoder: Final = msgspec.json.Decoder(_RequestOnly)
+
+
+def request_id(line: bytes) -> RequestId | None:
+    """The ``id`` of a request the server will not handle (over the rate limit), so
+    that even that request is answered; None when it has none or the line is bad.
+    Cheaper than decoding the message: the other fields are skipped, not validated."""
+    try:
+        return _request_decoder.decode(line).id
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+        return None
 
 
 def _decode(

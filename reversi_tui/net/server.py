@@ -346,7 +346,7 @@ class Server:
         finally:
             if connection is not None:
                 self._connections.discard(connection)
-                self.hub.leave(connection)
+                self.hub.leave(connection, stalled=connection.dropped)
                 if not self._stopped.is_set():
                     self._after()
             writer.close()
@@ -406,7 +406,10 @@ class Server:
             line = await self._read_line(reader, connection, wait, welcomed)
             if not connection.allow():
                 self._error(
-                    connection, ErrorCode.RATE_LIMITED, "too many messages: slow down", None
+                    connection,
+                    ErrorCode.RATE_LIMITED,
+                    "too many messages: slow down",
+                    protocol.request_id(line),
                 )
                 continue
             try:

@@ -162,7 +162,13 @@ class Store(Protocol):
     def pending_challenges(self) -> list[StoredChallenge]: ...
 
     def close_challenge(self, challenge_id: int) -> bool:
-        """Close a challenge; True if it was pending."""
+        """Close a challenge that no game answers (declined, cancelled, expired): it is
+        deleted, as nothing refers to it; True if it was pending."""
+        ...
+
+    def prune_challenges(self) -> int:
+        """Delete the closed challenges no game answers (closed before they were
+        deleted at once); how many went."""
         ...
 
     def create_game(
@@ -176,9 +182,11 @@ class Store(Protocol):
         moves: tuple[int, ...] = (),
         clock: tuple[int, int] | None = None,
         rated: bool = False,
+        left_ms: tuple[int | None, ...] = (),
     ) -> ServerGame:
         """A new game; the challenge it answers (which must be pending) closes with it.
-        A game resumed from another server keeps its ``origin``, start and moves."""
+        A game resumed from another server keeps its ``origin``, start, moves, and each
+        move's time left (``left_ms``, as many as the moves or none)."""
         ...
 
     def set_aside(self, game_id: int, reason: str) -> None:
@@ -458,9 +466,21 @@ class SqliteStore(SqliteFile):
         )
 
     def close_challenge(self, challenge_id: int) -> bool:
+        # A pending challenge has no game (the game's creation closes it), so no row
+        # refers to it: kept, closed challenges would only grow the file for ever.
         with self._writing() as db:
-            closed = _close_challenge(db, challenge_id, _now())
-        return closed
+            cursor = db.execute(
+                "DELETE FROM challenges WHERE id = ? AND closed IS NULL", (challenge_id,)
+            )
+        return cursor.rowcount == 1
+
+    def prune_challenges(self) -> int:
+        with self._writing() as db:
+            cursor = db.execute(
+                "DELETE FROM challenges WHERE closed IS NOT NULL AND NOT EXISTS"
+                " (SELECT 1 FROM games WHERE games.challenge = challenges.id)"
+            )
+        return cursor.rowcount
 
     def create_game(
         self,
@@ -473,8 +493,10 @@ class SqliteStore(SqliteFile):
         moves: tuple[int, ...] = (),
         clock: tuple[int, int] | None = None,
         rated: bool = False,
+        left_ms: tuple[int | None, ...] = (),
     ) -> ServerGame:
         now = _now()
+        lefts = left_ms or (None,) * len(moves)
         created = now if started is None else started.astimezone(UTC).isoformat()
         minutes, increment = clock or (None, None)
         with self._writing() as db:
@@ -487,8 +509,8 @@ class SqliteStore(SqliteFile):
             )
             game_id = cursor.lastrowid
             assert game_id is not None
-            for ply, square in enumerate(moves):
-                _append(db, game_id, ply, square, None, now)
+            for ply, (square, left) in enumerate(zip(moves, lefts, strict=True)):
+                _append(db, game_id, ply, square, left, now)
         return ServerGame(
             game_id,
             black,
@@ -501,7 +523,7 @@ class SqliteStore(SqliteFile):
             origin or f"{self.server_id}:{game_id}",
             clock=clock,
             rated=rated,
-            left_ms=(None,) * len(moves),
+            left_ms=tuple(lefts),
         )
 
     def set_aside(self, game_id: int, reason: str) -> None:
@@ -635,7 +657,7 @@ class SqliteStore(SqliteFile):
     def game_by_origin(self, origin: str) -> ServerGame | None:
         """The game that began as ``origin``: resumed here, or begun here."""
         server, _, number = origin.rpartition(":")
-        if server == self.server_id and number.isdigit():
+        if server == self.server_id and number.isascii() and number.isdigit():
             found = self.game(int(number))
             if found is not None and found.origin == origin and found.set_aside is None:
                 return found
