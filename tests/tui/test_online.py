@@ -325,3 +325,27 @@ async def test_a_finished_online_game_is_analysed_from_its_game_over_dialog(
         await pilot.press("a")
         await wait_until(pilot, lambda: isinstance(app.screen, AnalysisScreen), LIMIT)
         bob.close()
+
+
+async def test_a_server_that_never_answers_is_said_in_the_lobby(tmp_path: Path) -> None:
+    """A socket that takes the connection and never writes: after the welcome limit the
+    lobby says that the server does not answer and when the next try is."""
+    taken: list[asyncio.StreamWriter] = []
+
+    async def mute(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        taken.append(writer)
+
+    path = str(tmp_path / "mute.sock")
+    listening = await asyncio.start_unix_server(mute, path)
+    app = online_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), LIMIT)
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        status = lobby.query_one("#status", Static)
+        await wait_until(pilot, lambda: "does not answer" in str(status.content), LIMIT)
+        assert "no welcome within 5 s" in str(status.content)
+        assert "Trying again in 0.5 s, at " in str(status.content)
+        title = str(lobby.query_one("#title", Static).content)
+        assert title.startswith("Online: no answer yet")
+    listening.close()

@@ -177,6 +177,8 @@ class LobbyScreen(ClosesOnce, Screen[None]):
         me = session.user
         owner = session.client.owner
         title = f"Online as {me}" if me else "Online: connecting"
+        if session.client.silent:
+            title = f"{title} · the server does not answer" if me else "Online: no answer yet"
         if owner is not None:
             own = owner.uid == os.getuid()
             title += " · your own server" if own else f" · server of {owner}"
