@@ -258,6 +258,7 @@ class Client:
                 where = describe(connected.address)
                 self.on_status(f"Connected as {message.user} to {whose} at {where}{started}.")
             case Bye():
+                self._welcomed.clear()  # not connected from now on, whatever the socket says
                 wait = max(0.05, message.retry_ms / 1000)
                 self.on_message(message)
                 self.on_status(f"The server is stopping ({message.reason}). Back in {wait:g} s.")

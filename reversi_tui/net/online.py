@@ -61,6 +61,9 @@ class YourTurn(Notice):
     opponent: str = ""
 
 
+#: What a game's screen says while no server holds the game (the connection is gone).
+UNHELD = "No server holds this game now:"
+
 #: Chat lines kept per game here (the server keeps its own, shorter history).
 CHAT_KEPT = 200
 
@@ -202,8 +205,18 @@ class OnlineSession:
                     self._tell(Notice(f"Internal error while showing {event}: {error!r}", "error"))
 
     def set_status(self, text: str) -> None:
+        """News of the connection; while there is none, no server holds the games here."""
         self.status = text
+        if not self.client.connected:
+            self._unheld(text)
         self._tell(Notice(text))
+
+    def _unheld(self, why: str) -> None:
+        """The connection is gone: every unfinished game here stops taking moves (and
+        its clocks stop here) until a server holds it again and sends its state."""
+        for link in self.links.values():
+            if link.state.status == "active":
+                link.set_waiting(f"{UNHELD} {why}")
 
     # Messages in -------------------------------------------------------------------
     def receive(self, message: ServerMessage) -> None:

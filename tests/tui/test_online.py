@@ -349,3 +349,54 @@ async def test_a_server_that_never_answers_is_said_in_the_lobby(tmp_path: Path) 
         title = str(lobby.query_one("#title", Static).content)
         assert title.startswith("Online: no answer yet")
     listening.close()
+
+
+async def test_while_no_server_holds_the_game_it_stops_and_then_says_how_it_came_back(
+    tmp_path: Path,
+) -> None:
+    """A rated 5+3 game whose server stops: no move markers, ann's clock stands still;
+    another server re-creates it from both copies, untimed and casual, and says so."""
+    path = str(tmp_path / "s.sock")
+    stores = [SqliteStore(tmp_path / name / "online.sqlite3") for name in ("one", "two")]
+    first = Server(stores[0], identify=Names("ann", "bob"))
+    second = Server(stores[1], identify=Names("ann", "bob"))
+    await first.start(path)
+    app = online_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        _, bob = await lobby_with_bob(app, pilot, path)
+        clock = {"minutes": 5, "increment": 3}
+        bob.send(type="challenge", to="ann", color="white", clock=clock, rated=True, id="c")
+        await bob.expect("challenge_sent", re="c")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)
+        screen = app.screen
+        assert isinstance(screen, OnlineGameScreen)
+        state = await bob.expect("state")
+        board = screen.query_one(Board)
+        await wait_until(pilot, lambda: board.view.markers != 0, LIMIT)  # ann (Black) to move
+
+        await first.stop("killed")
+        bob.close()
+        await wait_until(pilot, lambda: board.view.markers == 0, LIMIT)
+        assert screen.status.startswith("No server holds this game now:")
+        stopped = screen._clocks()
+        later = screen.link.now() + 60
+        screen.link.now = lambda: later  # a minute on: the clock has not moved
+        assert screen._clocks() == stopped
+        screen._tick()
+        assert screen._clocks() == stopped
+
+        await second.start(path)
+        await wait_until(pilot, lambda: "waiting for bob" in screen.status, LIMIT)
+        assert board.view.markers == 0
+        bob = await bob_on(path)
+        fields = ("origin", "black", "white", "started", "moves")
+        bob.send(type="resume", id=1, **{name: state[name] for name in fields})
+        await wait_until(pilot, lambda: board.view.markers != 0, LIMIT)
+        assert screen.status.startswith("The game is back, untimed and casual now:")
+        assert "rated" not in str(screen.query_one("#title", Static).content)
+        bob.close()
+    await second.stop()
+    for store in stores:
+        store.close()
