@@ -400,3 +400,58 @@ async def test_while_no_server_holds_the_game_it_stops_and_then_says_how_it_came
     await second.stop()
     for store in stores:
         store.close()
+
+
+async def test_your_move_said_in_the_lobby_goes_when_the_game_ends(
+    server: tuple[Server, str],
+) -> None:
+    _, path = server
+    app = online_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        lobby, bob = await lobby_with_bob(app, pilot, path)
+        bob.send(type="challenge", to="ann", color="black", id="c")
+        await bob.expect("challenge_sent", re="c")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)
+        state = await bob.expect("state")
+        await pilot.press("q")
+        await wait_until(pilot, lambda: app.screen is lobby, LIMIT)
+        bob.send(type="move", game=state["game"], ply=0, square="d3")
+        status = lobby.query_one("#status", Static)
+        said = f"Your move in game {state['game']} against bob."
+        await wait_until(pilot, lambda: str(status.content) == said, LIMIT)
+        bob.send(type="resign", game=state["game"])
+        over = f"Game {state['game']} against bob is over."
+        await wait_until(pilot, lambda: str(status.content) == over, LIMIT)
+        bob.close()
+
+
+async def test_who_is_away_and_watching_is_not_said_after_the_game(
+    server: tuple[Server, str],
+) -> None:
+    running, path = server
+    running.identify = Names("ann", "bob", "carol")
+    app = online_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        _, bob = await lobby_with_bob(app, pilot, path)
+        carol = await bob_on(path)
+        bob.send(type="challenge", to="ann", color="black", id="c")
+        await bob.expect("challenge_sent", re="c")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)
+        screen = app.screen
+        assert isinstance(screen, OnlineGameScreen)
+        state = await bob.expect("state")
+        carol.send(type="watch", game=state["game"])
+        title = screen.query_one("#title", Static)
+        await wait_until(pilot, lambda: "1 watching" in str(title.content), LIMIT)
+        bob.send(type="resign", game=state["game"])
+        await wait_until(pilot, lambda: screen.match.is_over, LIMIT)
+        carol.close()
+        bob.close()
+        await wait_until(pilot, lambda: screen.link.online.get("bob") is False, LIMIT)
+        await pilot.pause()
+        assert screen._labels()[Color.BLACK] == "bob"  # not "bob (away)"
+        assert "watching" not in str(title.content)

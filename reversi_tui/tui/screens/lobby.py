@@ -28,7 +28,7 @@ from textual.widgets import DataTable, Static
 
 from reversi_tui.net import protocol
 from reversi_tui.net.clocks import control_text
-from reversi_tui.net.online import Notice, OnlineSession
+from reversi_tui.net.online import Notice, OnlineSession, TurnPassed
 from reversi_tui.net.protocol import ChallengeInfo, PlayerInfo, Rating
 from reversi_tui.net.remote import GameLink
 from reversi_tui.tui.compat.dismiss import ClosesOnce
@@ -261,6 +261,9 @@ class LobbyScreen(ClosesOnce, Screen[None]):
                 dialog = self._dialogs.pop(event.challenge, None)
                 if dialog is not None:
                     dialog.dismiss(False)  # withdrawn or expired: nothing left to answer
+            case TurnPassed():
+                if self.session.status == event.said:  # the line no longer holds
+                    self.session.status = event.text
             case Notice():
                 self.session.status = event.text
             case protocol.ChatMessage(game=None):

@@ -34,7 +34,7 @@ from reversi_tui.engine import Color, Game
 from reversi_tui.match import MatchSettings, PlayerSpec, Result
 from reversi_tui.match.sources import MoveSource
 from reversi_tui.net import protocol
-from reversi_tui.net.online import Notice, OnlineSession, YourTurn
+from reversi_tui.net.online import Notice, OnlineSession, TurnPassed, YourTurn
 from reversi_tui.net.remote import GameLink
 from reversi_tui.tui import keys
 from reversi_tui.tui.compat.dismiss import ClosesOnce
@@ -194,12 +194,19 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
         if clocks is not None:
             words.append(clocks.control)
         words.append("rated" if state.rated else "casual")
-        if state.spectators:
+        if state.spectators and state.status == "active":  # not kept up after the end
             words.append(f"{state.spectators} watching")
         try:
             self.query_one("#title", Static).update(f" {self.glyphs.dot} ".join(words))
         except NoMatches:
             return
+
+    def _labels(self) -> dict[Color, str]:
+        """The players' names; ``(away)`` only while the game goes on (after its end
+        nobody keeps this screen told who comes and goes)."""
+        if self.link.state.status == "active":
+            return super()._labels()
+        return {c: self.link.name(c) for c in Color}
 
     def _turn_text(self) -> str:
         """Whose turn, by name: the other side is waited for, not "thinking"."""
@@ -274,7 +281,7 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
                 game == link.game and link.server == self.session.server
             ):
                 self._show_chat()
-            case YourTurn():
+            case YourTurn() | TurnPassed():
                 pass  # this game's board says so; another game's is the alerts' (online_alerts.py)
             case Notice():  # the connection: lost, reconnecting, back
                 self._show_playable()
