@@ -291,10 +291,16 @@ async def test_a_timed_rated_game_shows_its_clocks_and_offers_a_rematch(
         bob.send(type="accept", challenge=offer["challenge"])
         await wait_until(
             pilot,
-            lambda: isinstance(app.screen, OnlineGameScreen) and app.screen is not game_screen,
+            lambda: (
+                isinstance(app.screen, OnlineGameScreen)
+                and app.screen is not game_screen
+                and app.screen.is_mounted
+            ),
             LIMIT,
         )
         assert app.screen.link.state.black == "ann"
+        # the old game is not left under the new one: q goes straight to the lobby
+        assert [s for s in app.screen_stack if isinstance(s, OnlineGameScreen)] == [app.screen]
         bob.close()
 
 
@@ -455,3 +461,41 @@ async def test_who_is_away_and_watching_is_not_said_after_the_game(
         await pilot.pause()
         assert screen._labels()[Color.BLACK] == "bob"  # not "bob (away)"
         assert "watching" not in str(title.content)
+
+
+async def test_accepting_a_rematch_moves_the_accepter_to_the_new_game_at_once(
+    server: tuple[Server, str],
+) -> None:
+    """ann accepts bob's rematch on the game-over dialog: she lands in the new game (its
+    clock runs), not on the old dialog, and q from it goes to the lobby."""
+    _, path = server
+    app = online_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        lobby, bob = await lobby_with_bob(app, pilot, path)
+        bob.send(type="challenge", to="ann", color="white", clock={"minutes": 3, "increment": 2})
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)
+        old = app.screen
+        state = await bob.expect("state")
+        bob.send(type="resign", game=state["game"])
+        await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameOverScreen), LIMIT)
+        bob.send(type="rematch", game=state["game"])
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
+        await pilot.press("y")
+        await wait_until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, OnlineGameScreen)
+                and app.screen is not old
+                and app.screen.is_mounted
+            ),
+            LIMIT,
+        )
+        new = app.screen
+        assert isinstance(new, OnlineGameScreen) and new.link.state.white == "ann"
+        games = [s for s in app.screen_stack if isinstance(s, OnlineGameScreen | GameOverScreen)]
+        assert games == [new]  # the old game and its dialog are gone
+        await pilot.press("q")
+        await wait_until(pilot, lambda: app.screen is lobby, LIMIT)
+        bob.close()

@@ -320,7 +320,10 @@ class LobbyScreen(ClosesOnce, Screen[None]):
                 self._show_link(link)
 
     def _show_link(self, link: GameLink) -> None:
-        if self._open_game == link.origin or not self.is_current:
+        """Open ``link``'s game, only from the top: Textual counts the lobby as current
+        under a game screen too, and a game pushed there would wait under the new one
+        for ``q`` (the rematch is opened by ``_closed_game``)."""
+        if self._open_game == link.origin or self.app.screen is not self:
             return
         self._open_game = link.origin
         self.session.last_shown = link.origin

@@ -257,8 +257,7 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
                 self._show_playable()
                 self._show_title()
             case protocol.State() if self._is_rematch(event):
-                self.session.open_next = event.origin
-                self.action_leave()
+                self._move_to(event.origin)
             case protocol.Challenged(rematch=game) if game == link.game:
                 self._offered(event.challenge)
             case protocol.ChallengeClosed(challenge=number) if number in self._offers:
@@ -329,6 +328,15 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
             and {state.black, state.white} == {old.black, old.white}
             and self.match.is_over
         )
+
+    def _move_to(self, origin: str) -> None:
+        """The rematch, accepted by either player: the dialogs over this screen (the
+        game-over dialog) close with it, and the lobby opens the new game at once."""
+        self.session.open_next = origin
+        stack = self.app.screen_stack
+        for _ in stack[stack.index(self) + 1 :]:
+            self.app.pop_screen()
+        self.action_leave()
 
     def _offered(self, number: int) -> None:
         """The other player offers a rematch: Accept/Decline here."""
