@@ -14,8 +14,8 @@ keys (undo, hints, a new game...) are not bound; pressed here, they say why not.
 A timed game's clocks tick in the sidebar (the server's reading, counted down
 here), shown reversed when low, and standing still while no server holds the game
 (the board then takes no moves; when it comes back the status line says so, and
-what it lost if another server re-created it). The chat keeps every line of the game (the
-server's history first), the newest in view. When the opponent has been gone for
+what it lost if another server re-created it). The chat keeps every line of the
+game (the server's history first), the newest in view. When the opponent has been gone for
 the grace, ``x`` claims the win or calls a draw. After the game the dialog offers
 a rematch (colours swapped, same clock and rating); the other player's offer opens
 a dialog here, and the new game replaces this one.
