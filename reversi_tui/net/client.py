@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Final
@@ -60,6 +61,10 @@ class ClientStopped(Exception):
     """The server refused this client for good; the message says why."""
 
 
+class _Silent(Exception):
+    """The server took the connection but said no ``welcome`` in time."""
+
+
 class Client:
     """One user's reconnecting connection to the server."""
 
@@ -99,6 +104,8 @@ class Client:
         self._closing = False
         self._welcomed = asyncio.Event()
         self._ever_welcomed = False
+        #: The last server reached took the connection but never said ``welcome``.
+        self.silent = False
 
     @property
     def stopped(self) -> bool:
@@ -138,20 +145,33 @@ class Client:
             try:
                 connected = await self.connector(self._may_start(attempt))
             except (NoServer, OSError) as error:
-                wait = self.backoff[min(attempt, len(self.backoff) - 1)]
+                wait = self._next_wait(attempt)
                 self.on_status(f"No server: {error}. Trying again in {wait:g} s.")
             else:
                 self._ever_welcomed = False
-                wait = await self._session(connected)
+                try:
+                    wait = await self._session(connected)
+                except _Silent:
+                    self.silent = True
+                    wait = self._next_wait(attempt)
+                    self.on_status(
+                        f"The server at {describe(connected.address)} does not answer "
+                        f"(no welcome within {self.welcome_timeout:g} s). "
+                        f"Trying again in {wait:g} s, at {_clock_after(wait)}."
+                    )
                 if self._ever_welcomed:
                     attempt = 0  # a server that never welcomes backs off like a dead one
             if self._closing:
                 return
             if wait is None:
-                wait = self.backoff[min(attempt, len(self.backoff) - 1)]
+                wait = self._next_wait(attempt)
                 self.on_status(f"Connection lost. Reconnecting in {wait:g} s.")
             attempt += 1
             await asyncio.sleep(wait)
+
+    def _next_wait(self, attempt: int) -> float:
+        """Seconds before the attempt after number ``attempt`` (from 0)."""
+        return self.backoff[min(attempt, len(self.backoff) - 1)]
 
     def _may_start(self, attempt: int) -> bool:
         """Whether this attempt may start a server when none answers.
@@ -203,11 +223,7 @@ class Client:
                     async with asyncio.timeout(wait):
                         line = await connected.reader.readline()
                 except TimeoutError:
-                    self.on_status(
-                        f"The server at {describe(connected.address)} did not answer "
-                        f"within {self.welcome_timeout:g} s."
-                    )
-                    return None
+                    raise _Silent from None
                 except (ValueError, asyncio.LimitOverrunError):
                     return None  # a line over any limit: not our server; drop it
                 except (OSError, ConnectionError):
@@ -235,12 +251,14 @@ class Client:
                 self.user, self.server = message.user, message.server
                 self._welcomed.set()
                 self._ever_welcomed = True
+                self.silent = False
                 started = " (started just now)" if connected.started else ""
                 own = self.owner is None or self.owner.uid == os.getuid()
                 whose = "your own server" if own else f"the server of {self.owner}"
                 where = describe(connected.address)
                 self.on_status(f"Connected as {message.user} to {whose} at {where}{started}.")
             case Bye():
+                self._welcomed.clear()  # not connected from now on, whatever the socket says
                 wait = max(0.05, message.retry_ms / 1000)
                 self.on_message(message)
                 self.on_status(f"The server is stopping ({message.reason}). Back in {wait:g} s.")
@@ -255,3 +273,8 @@ class Client:
         while True:
             await asyncio.sleep(self.ping_interval)
             self.send(Ping())
+
+
+def _clock_after(seconds: float) -> str:
+    """The wall-clock time ``seconds`` from now, as ``16:40:05``."""
+    return time.strftime("%H:%M:%S", time.localtime(time.time() + seconds))

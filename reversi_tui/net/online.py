@@ -61,6 +61,18 @@ class YourTurn(Notice):
     opponent: str = ""
 
 
+@dataclass(frozen=True)
+class TurnPassed(Notice):
+    """A turn told with ``YourTurn`` is the user's no longer (they moved, the game
+    ended, or no server holds it): a line still saying ``said`` is stale."""
+
+    origin: str = ""
+    said: str = ""
+
+
+#: What a game's screen says while no server holds the game (the connection is gone).
+UNHELD = "No server holds this game now:"
+
 #: Chat lines kept per game here (the server keeps its own, shorter history).
 CHAT_KEPT = 200
 
@@ -119,6 +131,8 @@ class OnlineSession:
         self.last_shown: str | None = None
         #: A game to open as soon as the lobby is back on top (an accepted rematch).
         self.open_next: str | None = None
+        #: The ``YourTurn`` told for each game where it is still the user's move.
+        self._turns_told: dict[str, YourTurn] = {}
         if client.vet is None:
             client.vet = self._vet
 
@@ -202,8 +216,18 @@ class OnlineSession:
                     self._tell(Notice(f"Internal error while showing {event}: {error!r}", "error"))
 
     def set_status(self, text: str) -> None:
+        """News of the connection; while there is none, no server holds the games here."""
         self.status = text
+        if not self.client.connected:
+            self._unheld(text)
         self._tell(Notice(text))
+
+    def _unheld(self, why: str) -> None:
+        """The connection is gone: every unfinished game here stops taking moves (and
+        its clocks stop here) until a server holds it again and sends its state."""
+        for link in self.links.values():
+            if link.state.status == "active":
+                link.set_waiting(f"{UNHELD} {why}")
 
     # Messages in -------------------------------------------------------------------
     def receive(self, message: ServerMessage) -> None:
@@ -336,7 +360,7 @@ class OnlineSession:
         if link is not None:
             link.set_waiting(f"This game is not on this server yet: {stands}.")
 
-    def _state(self, state: State) -> YourTurn | None:
+    def _state(self, state: State) -> Notice | None:
         """A game's state: checked against the player's copy, kept, recorded at its end;
         a ``YourTurn`` when it has just become the user's turn in it."""
         server = self.server or ""
@@ -373,16 +397,36 @@ class OnlineSession:
                     self.copies.save(GameCopy.of(state, server))
         self._update_link(state, conflict)
         link = self.links[state.origin]
-        if not link.my_turn or was_my_turn:
+        if not link.my_turn:
+            return self._turn_passed(link)
+        if was_my_turn:
             return None
         colour = link.my_colour
         assert colour is not None
         opponent = link.name(colour.opponent)
-        return YourTurn(
+        told = self._turns_told[state.origin] = YourTurn(
             f"Your move in game {state.game} against {opponent}.",
             origin=state.origin,
             game=state.game,
             opponent=opponent,
+        )
+        return told
+
+    def _turn_passed(self, link: GameLink) -> TurnPassed | None:
+        """A ``TurnPassed`` when the turn told in ``link``'s game is gone."""
+        told = self._turns_told.pop(link.origin, None)
+        if told is None:
+            return None
+        if link.state.status != "active":
+            now = "is over"
+        elif not link.playable:
+            now = "cannot be played now"
+        else:
+            now = f"waits for {told.opponent}"
+        return TurnPassed(
+            f"Game {link.game} against {told.opponent} {now}.",
+            origin=link.origin,
+            said=told.text,
         )
 
     def _presence(self, message: protocol.Presence) -> None:

@@ -3,10 +3,11 @@
 Once the app is online, a challenge or the player's turn in a game they are not
 looking at is said on whatever screen is up: a notice naming the key that gets
 there (``o`` from a local game, ``q`` from another online game), the status line
-of the game screen, and the terminal's bell when the player turned it on. The
-server also learns where the player is (in the lobby, a local game, an online
-game, or away after ``AWAY_AFTER`` seconds without a key), so that others see
-whether a challenge will be noticed.
+of the game screen, and the terminal's bell when the player turned it on. Once
+that turn has passed (the player moved, or the game ended), a status line still
+saying it says what holds now. The server also learns where the player is (in
+the lobby, a local game, an online game, or away after ``AWAY_AFTER`` seconds
+without a key), so that others see whether a challenge will be noticed.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from textual.screen import Screen
 
 from reversi_tui.net import protocol
 from reversi_tui.net.clocks import control_text
-from reversi_tui.net.online import Notice, OnlineSession, YourTurn
+from reversi_tui.net.online import Notice, OnlineSession, TurnPassed, YourTurn
 from reversi_tui.net.protocol import ActivityStatus
 
 if TYPE_CHECKING:
@@ -107,6 +108,15 @@ class OnlineAlerts:
                 if shown is not None and getattr(shown, "origin", None) == event.origin:
                     return
                 self._say(f"{event.text} {_to_lobby(kind)} for it.", "Your move", base)
+            case TurnPassed():
+                self._unsay(event, base)
+
+    def _unsay(self, passed: TurnPassed, base: Screen[object] | None) -> None:
+        """A status line still saying a turn that passed says what holds now."""
+        status = getattr(base, "status", None)
+        set_status = getattr(base, "set_status", None)
+        if isinstance(status, str) and status.startswith(passed.said) and callable(set_status):
+            set_status(passed.text)
 
     def _say(self, text: str, title: str, base: Screen[object] | None) -> None:
         self.app.notify(text, title=title, timeout=15, markup=False)

@@ -280,3 +280,35 @@ async def test_a_server_the_client_starts_gets_the_clients_data_directory(
     with pytest.raises(NoServer):
         await client.connector(True)
     assert asked == [tmp_path / "ann-data"] and started == [tmp_path / "ann-data"]
+
+
+async def test_a_server_that_never_answers_is_named_with_the_next_try(tmp_path: Path) -> None:
+    """It takes the connection and says nothing: the status says so and when the next
+    attempt is, and is not overwritten by a vague "connection lost"."""
+    taken: list[asyncio.StreamWriter] = []
+
+    async def mute(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        taken.append(writer)
+
+    path = str(tmp_path / "mute.sock")
+    listening = await asyncio.start_unix_server(mute, path)
+    seen = Recorder()
+    client = Client(
+        seen.message, seen.status, socket=path, backoff=(0.01, 60.0), welcome_timeout=0.05
+    )
+    running = asyncio.create_task(client.run())
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while len(taken) < 2 or len(seen.statuses) < 2:
+        assert loop.time() < deadline, seen.statuses
+        await asyncio.sleep(0.01)
+    first, second = seen.statuses[:2]
+    assert "does not answer (no welcome within 0.05 s)" in first
+    assert "Trying again in 0.01 s, at " in first
+    assert "Trying again in 60 s, at " in second  # the backoff grows
+    assert client.silent and not client.connected
+    await client.close()
+    running.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await running
+    listening.close()

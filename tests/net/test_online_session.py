@@ -27,7 +27,7 @@ from reversi_tui.net import protocol
 from reversi_tui.net.client import Client
 from reversi_tui.net.copies import COPIES_DIR, Copies, GameCopy
 from reversi_tui.net.discovery import Connected
-from reversi_tui.net.online import Notice, OnlineSession, YourTurn
+from reversi_tui.net.online import Notice, OnlineSession, TurnPassed, YourTurn
 from reversi_tui.net.remote import record_of
 from reversi_tui.net.server import Server
 from reversi_tui.net.store import SqliteStore
@@ -308,6 +308,22 @@ def test_your_move_is_said_once_when_the_turn_comes_back() -> None:
     watcher, seen, _ = offline_session("carol")
     watcher.receive(game_state(""))
     assert not [n for n in seen if isinstance(n, YourTurn)]
+
+
+def test_a_turn_that_passed_is_said_with_the_words_it_replaces() -> None:
+    """After "your move", the turn going (a move, the end) is told with the line that no
+    longer holds, so that no screen keeps saying it."""
+    session, notices, _ = offline_session()
+    session.receive(game_state(""))
+    session.receive(game_state("d3"))  # ann moved: bob's turn
+    session.receive(game_state("d3c5"))
+    session.receive(msgspec.structs.replace(game_state("d3c5"), status="finished", turn=None))
+    passed = [n for n in notices if isinstance(n, TurnPassed)]
+    said = "Your move in game 1 against bob."
+    assert [(p.text, p.said) for p in passed] == [
+        ("Game 1 against bob waits for bob.", said),
+        ("Game 1 against bob is over.", said),
+    ]
 
 
 def test_chat_history_and_new_lines_are_kept_per_game() -> None:

@@ -291,10 +291,16 @@ async def test_a_timed_rated_game_shows_its_clocks_and_offers_a_rematch(
         bob.send(type="accept", challenge=offer["challenge"])
         await wait_until(
             pilot,
-            lambda: isinstance(app.screen, OnlineGameScreen) and app.screen is not game_screen,
+            lambda: (
+                isinstance(app.screen, OnlineGameScreen)
+                and app.screen is not game_screen
+                and app.screen.is_mounted
+            ),
             LIMIT,
         )
         assert app.screen.link.state.black == "ann"
+        # the old game is not left under the new one: q goes straight to the lobby
+        assert [s for s in app.screen_stack if isinstance(s, OnlineGameScreen)] == [app.screen]
         bob.close()
 
 
@@ -324,4 +330,172 @@ async def test_a_finished_online_game_is_analysed_from_its_game_over_dialog(
         assert str(over.query_one("#analyse", Button).label) == "Analyse (a)"
         await pilot.press("a")
         await wait_until(pilot, lambda: isinstance(app.screen, AnalysisScreen), LIMIT)
+        bob.close()
+
+
+async def test_a_server_that_never_answers_is_said_in_the_lobby(tmp_path: Path) -> None:
+    """A socket that takes the connection and never writes: after the welcome limit the
+    lobby says that the server does not answer and when the next try is."""
+    taken: list[asyncio.StreamWriter] = []
+
+    async def mute(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        taken.append(writer)
+
+    path = str(tmp_path / "mute.sock")
+    listening = await asyncio.start_unix_server(mute, path)
+    app = online_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), LIMIT)
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        status = lobby.query_one("#status", Static)
+        await wait_until(pilot, lambda: "does not answer" in str(status.content), LIMIT)
+        assert "no welcome within 5 s" in str(status.content)
+        assert "Trying again in 0.5 s, at " in str(status.content)
+        title = str(lobby.query_one("#title", Static).content)
+        assert title.startswith("Online: no answer yet")
+    listening.close()
+
+
+async def test_while_no_server_holds_the_game_it_stops_and_then_says_how_it_came_back(
+    tmp_path: Path,
+) -> None:
+    """A rated 5+3 game whose server stops: no move markers, ann's clock stands still;
+    another server re-creates it from both copies, untimed and casual, and says so."""
+    path = str(tmp_path / "s.sock")
+    stores = [SqliteStore(tmp_path / name / "online.sqlite3") for name in ("one", "two")]
+    first = Server(stores[0], identify=Names("ann", "bob"))
+    second = Server(stores[1], identify=Names("ann", "bob"))
+    await first.start(path)
+    app = online_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        _, bob = await lobby_with_bob(app, pilot, path)
+        clock = {"minutes": 5, "increment": 3}
+        bob.send(type="challenge", to="ann", color="white", clock=clock, rated=True, id="c")
+        await bob.expect("challenge_sent", re="c")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)
+        screen = app.screen
+        assert isinstance(screen, OnlineGameScreen)
+        state = await bob.expect("state")
+        board = screen.query_one(Board)
+        await wait_until(pilot, lambda: board.view.markers != 0, LIMIT)  # ann (Black) to move
+
+        await first.stop("killed")
+        bob.close()
+        await wait_until(pilot, lambda: board.view.markers == 0, LIMIT)
+        assert screen.status.startswith("No server holds this game now:")
+        stopped = screen._clocks()
+        later = screen.link.now() + 60
+        screen.link.now = lambda: later  # a minute on: the clock has not moved
+        assert screen._clocks() == stopped
+        screen._tick()
+        assert screen._clocks() == stopped
+
+        await second.start(path)
+        await wait_until(pilot, lambda: "waiting for bob" in screen.status, LIMIT)
+        assert board.view.markers == 0
+        bob = await bob_on(path)
+        fields = ("origin", "black", "white", "started", "moves")
+        bob.send(type="resume", id=1, **{name: state[name] for name in fields})
+        await wait_until(pilot, lambda: board.view.markers != 0, LIMIT)
+        assert screen.status.startswith("The game is back, untimed and casual now:")
+        assert "rated" not in str(screen.query_one("#title", Static).content)
+        bob.close()
+    await second.stop()
+    for store in stores:
+        store.close()
+
+
+async def test_your_move_said_in_the_lobby_goes_when_the_game_ends(
+    server: tuple[Server, str],
+) -> None:
+    _, path = server
+    app = online_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        lobby, bob = await lobby_with_bob(app, pilot, path)
+        bob.send(type="challenge", to="ann", color="black", id="c")
+        await bob.expect("challenge_sent", re="c")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)
+        state = await bob.expect("state")
+        await pilot.press("q")
+        await wait_until(pilot, lambda: app.screen is lobby, LIMIT)
+        bob.send(type="move", game=state["game"], ply=0, square="d3")
+        status = lobby.query_one("#status", Static)
+        said = f"Your move in game {state['game']} against bob."
+        await wait_until(pilot, lambda: str(status.content) == said, LIMIT)
+        bob.send(type="resign", game=state["game"])
+        over = f"Game {state['game']} against bob is over."
+        await wait_until(pilot, lambda: str(status.content) == over, LIMIT)
+        bob.close()
+
+
+async def test_who_is_away_and_watching_is_not_said_after_the_game(
+    server: tuple[Server, str],
+) -> None:
+    running, path = server
+    running.identify = Names("ann", "bob", "carol")
+    app = online_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        _, bob = await lobby_with_bob(app, pilot, path)
+        carol = await bob_on(path)
+        bob.send(type="challenge", to="ann", color="black", id="c")
+        await bob.expect("challenge_sent", re="c")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)
+        screen = app.screen
+        assert isinstance(screen, OnlineGameScreen)
+        state = await bob.expect("state")
+        carol.send(type="watch", game=state["game"])
+        title = screen.query_one("#title", Static)
+        await wait_until(pilot, lambda: "1 watching" in str(title.content), LIMIT)
+        bob.send(type="resign", game=state["game"])
+        await wait_until(pilot, lambda: screen.match.is_over, LIMIT)
+        carol.close()
+        bob.close()
+        await wait_until(pilot, lambda: screen.link.online.get("bob") is False, LIMIT)
+        await pilot.pause()
+        assert screen._labels()[Color.BLACK] == "bob"  # not "bob (away)"
+        assert "watching" not in str(title.content)
+
+
+async def test_accepting_a_rematch_moves_the_accepter_to_the_new_game_at_once(
+    server: tuple[Server, str],
+) -> None:
+    """ann accepts bob's rematch on the game-over dialog: she lands in the new game (its
+    clock runs), not on the old dialog, and q from it goes to the lobby."""
+    _, path = server
+    app = online_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        lobby, bob = await lobby_with_bob(app, pilot, path)
+        bob.send(type="challenge", to="ann", color="white", clock={"minutes": 3, "increment": 2})
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)
+        old = app.screen
+        state = await bob.expect("state")
+        bob.send(type="resign", game=state["game"])
+        await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameOverScreen), LIMIT)
+        bob.send(type="rematch", game=state["game"])
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
+        await pilot.press("y")
+        await wait_until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, OnlineGameScreen)
+                and app.screen is not old
+                and app.screen.is_mounted
+            ),
+            LIMIT,
+        )
+        new = app.screen
+        assert isinstance(new, OnlineGameScreen) and new.link.state.white == "ann"
+        games = [s for s in app.screen_stack if isinstance(s, OnlineGameScreen | GameOverScreen)]
+        assert games == [new]  # the old game and its dialog are gone
+        await pilot.press("q")
+        await wait_until(pilot, lambda: app.screen is lobby, LIMIT)
         bob.close()

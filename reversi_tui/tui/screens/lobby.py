@@ -28,7 +28,7 @@ from textual.widgets import DataTable, Static
 
 from reversi_tui.net import protocol
 from reversi_tui.net.clocks import control_text
-from reversi_tui.net.online import Notice, OnlineSession
+from reversi_tui.net.online import Notice, OnlineSession, TurnPassed
 from reversi_tui.net.protocol import ChallengeInfo, PlayerInfo, Rating
 from reversi_tui.net.remote import GameLink
 from reversi_tui.tui.compat.dismiss import ClosesOnce
@@ -177,6 +177,8 @@ class LobbyScreen(ClosesOnce, Screen[None]):
         me = session.user
         owner = session.client.owner
         title = f"Online as {me}" if me else "Online: connecting"
+        if session.client.silent:
+            title = f"{title} · the server does not answer" if me else "Online: no answer yet"
         if owner is not None:
             own = owner.uid == os.getuid()
             title += " · your own server" if own else f" · server of {owner}"
@@ -259,6 +261,9 @@ class LobbyScreen(ClosesOnce, Screen[None]):
                 dialog = self._dialogs.pop(event.challenge, None)
                 if dialog is not None:
                     dialog.dismiss(False)  # withdrawn or expired: nothing left to answer
+            case TurnPassed():
+                if self.session.status == event.said:  # the line no longer holds
+                    self.session.status = event.text
             case Notice():
                 self.session.status = event.text
             case protocol.ChatMessage(game=None):
@@ -315,7 +320,10 @@ class LobbyScreen(ClosesOnce, Screen[None]):
                 self._show_link(link)
 
     def _show_link(self, link: GameLink) -> None:
-        if self._open_game == link.origin or not self.is_current:
+        """Open ``link``'s game, only from the top: Textual counts the lobby as current
+        under a game screen too, and a game pushed there would wait under the new one
+        for ``q`` (the rematch is opened by ``_closed_game``)."""
+        if self._open_game == link.origin or self.app.screen is not self:
             return
         self._open_game = link.origin
         self.session.last_shown = link.origin

@@ -12,8 +12,10 @@ the moves, and ``q`` goes back to the lobby while the game goes on. Local play's
 keys (undo, hints, a new game...) are not bound; pressed here, they say why not.
 
 A timed game's clocks tick in the sidebar (the server's reading, counted down
-here), shown reversed when low. The chat keeps every line of the game (the
-server's history first), the newest in view. When the opponent has been gone for
+here), shown reversed when low, and standing still while no server holds the game
+(the board then takes no moves; when it comes back the status line says so, and
+what it lost if another server re-created it). The chat keeps every line of the
+game (the server's history first), the newest in view. When the opponent has been gone for
 the grace, ``x`` claims the win or calls a draw. After the game the dialog offers
 a rematch (colours swapped, same clock and rating); the other player's offer opens
 a dialog here, and the new game replaces this one.
@@ -32,7 +34,7 @@ from reversi_tui.engine import Color, Game
 from reversi_tui.match import MatchSettings, PlayerSpec, Result
 from reversi_tui.match.sources import MoveSource
 from reversi_tui.net import protocol
-from reversi_tui.net.online import Notice, OnlineSession
+from reversi_tui.net.online import Notice, OnlineSession, TurnPassed, YourTurn
 from reversi_tui.net.remote import GameLink
 from reversi_tui.tui import keys
 from reversi_tui.tui.compat.dismiss import ClosesOnce
@@ -116,6 +118,12 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
         self._claim_said = False
         #: Rematch offers put to the player here, by challenge.
         self._offers: set[int] = set()
+        #: Why the game was not playable when last shown (None: it was).
+        self._shown_blocked = link.blocked
+        #: When the clocks stopped here (``link.now``): no server holds the game.
+        self._stopped_at: float | None = None if link.playable else link.now()
+        #: The game's terms when last shown: (timed, rated).
+        self._terms = _terms(link.state)
 
     def _mounted(self) -> None:
         """Hide New game, make room for the chat, and greet."""
@@ -151,13 +159,14 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
         clocks = self.link.clocks
         if clocks is None:
             return None
-        now = self.link.now()
+        now = self.link.now() if self._stopped_at is None else self._stopped_at
         return {c: (clocks.text(c, now), clocks.low(c, now)) for c in Color}
 
     def _tick(self) -> None:
         """Count the running clock down, and say when the game may be claimed."""
         clocks = self.link.clocks
-        if clocks is not None and clocks.running is not None and not self.match.is_over:
+        ticking = clocks is not None and clocks.running is not None
+        if ticking and self._stopped_at is None and not self.match.is_over:
             try:
                 self._show_sidebar(self._view(0).position, moves_changed=False)
             except NoMatches:
@@ -185,12 +194,19 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
         if clocks is not None:
             words.append(clocks.control)
         words.append("rated" if state.rated else "casual")
-        if state.spectators:
+        if state.spectators and state.status == "active":  # not kept up after the end
             words.append(f"{state.spectators} watching")
         try:
             self.query_one("#title", Static).update(f" {self.glyphs.dot} ".join(words))
         except NoMatches:
             return
+
+    def _labels(self) -> dict[Color, str]:
+        """The players' names; ``(away)`` only while the game goes on (after its end
+        nobody keeps this screen told who comes and goes)."""
+        if self.link.state.status == "active":
+            return super()._labels()
+        return {c: self.link.name(c) for c in Color}
 
     def _turn_text(self) -> str:
         """Whose turn, by name: the other side is waited for, not "thinking"."""
@@ -241,8 +257,7 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
                 self._show_playable()
                 self._show_title()
             case protocol.State() if self._is_rematch(event):
-                self.session.open_next = event.origin
-                self.action_leave()
+                self._move_to(event.origin)
             case protocol.Challenged(rematch=game) if game == link.game:
                 self._offered(event.challenge)
             case protocol.ChallengeClosed(challenge=number) if number in self._offers:
@@ -265,16 +280,32 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
                 game == link.game and link.server == self.session.server
             ):
                 self._show_chat()
+            case YourTurn() | TurnPassed():
+                pass  # this game's board says so; another game's is the alerts' (online_alerts.py)
             case Notice():  # the connection: lost, reconnecting, back
-                self.set_status(event.text)
+                self._show_playable()
+                blocked = self.link.blocked
+                if blocked is None or not blocked.endswith(event.text):
+                    self.set_status(event.text)
 
     def _show_playable(self) -> None:
         """The board, the keys and the status line as the game stands here now: a game
-        the server does not hold (yet), or whose copy differs, says so and takes no moves."""
+        the server does not hold (yet), or whose copy differs, says so, takes no moves
+        and stops its clocks here; one that comes back says so, and what changed."""
+        link = self.link
+        blocked = link.blocked
+        if blocked is None:
+            self._stopped_at = None
+        elif self._stopped_at is None:
+            self._stopped_at = link.now()
         self._refresh_views(moves_changed=False)
         self.refresh_bindings()
-        if self.link.blocked is not None:
-            self.set_status(self.link.blocked)
+        was_blocked, self._shown_blocked = self._shown_blocked, blocked
+        terms_before, self._terms = self._terms, _terms(link.state)
+        if blocked is not None:
+            self.set_status(blocked)
+        elif was_blocked is not None and link.state.status == "active":
+            self.set_status(back_words(terms_before, self._terms))
 
     def _show_chat(self) -> None:
         """The chat panel: every line of this game kept here, the newest in view;
@@ -297,6 +328,15 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
             and {state.black, state.white} == {old.black, old.white}
             and self.match.is_over
         )
+
+    def _move_to(self, origin: str) -> None:
+        """The rematch, accepted by either player: the dialogs over this screen (the
+        game-over dialog) close with it, and the lobby opens the new game at once."""
+        self.session.open_next = origin
+        stack = self.app.screen_stack
+        for _ in stack[stack.index(self) + 1 :]:
+            self.app.pop_screen()
+        self.action_leave()
 
     def _offered(self, number: int) -> None:
         """The other player offers a rematch: Accept/Decline here."""
@@ -382,6 +422,26 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
                 self.session.claim(self.link.game, outcome)
 
         self._push_once(ClaimScreen(other), answer)
+
+
+def _terms(state: protocol.State) -> tuple[bool, bool]:
+    """(timed, rated)."""
+    return state.clock is not None, state.rated
+
+
+def back_words(before: tuple[bool, bool], after: tuple[bool, bool]) -> str:
+    """A game a server holds again: play on, and what a re-created game lost."""
+    lost = [
+        word
+        for word, had, has in (("untimed", before[0], after[0]), ("casual", before[1], after[1]))
+        if had and not has
+    ]
+    if not lost:
+        return "The game is back on the server: play on."
+    return (
+        f"The game is back, {' and '.join(lost)} now: another server re-created it "
+        "from both players' copies."
+    )
 
 
 def ratings_words(state: protocol.State) -> str:
