@@ -361,7 +361,8 @@ async def test_while_no_server_holds_the_game_it_stops_and_then_says_how_it_came
     tmp_path: Path,
 ) -> None:
     """A rated 5+3 game whose server stops: no move markers, ann's clock stands still;
-    another server re-creates it from both copies, untimed and casual, and says so."""
+    another server re-creates it from both copies, still rated and timed (both copies
+    carry the clock and the terms), and says so."""
     path = str(tmp_path / "s.sock")
     stores = [SqliteStore(tmp_path / name / "online.sqlite3") for name in ("one", "two")]
     first = Server(stores[0], identify=Names("ann", "bob"))
@@ -397,11 +398,11 @@ async def test_while_no_server_holds_the_game_it_stops_and_then_says_how_it_came
         await wait_until(pilot, lambda: "waiting for bob" in screen.status, LIMIT)
         assert board.view.markers == 0
         bob = await bob_on(path)
-        fields = ("origin", "black", "white", "started", "moves")
+        fields = ("origin", "black", "white", "started", "moves", "clock", "rated")
         bob.send(type="resume", id=1, **{name: state[name] for name in fields})
         await wait_until(pilot, lambda: board.view.markers != 0, LIMIT)
-        assert screen.status.startswith("The game is back, untimed and casual now:")
-        assert "rated" not in str(screen.query_one("#title", Static).content)
+        assert screen.status.startswith("The game is back on the server: play on.")
+        assert "rated" in str(screen.query_one("#title", Static).content)
         bob.close()
     await second.stop()
     for store in stores:
@@ -499,3 +500,14 @@ async def test_accepting_a_rematch_moves_the_accepter_to_the_new_game_at_once(
         await pilot.press("q")
         await wait_until(pilot, lambda: app.screen is lobby, LIMIT)
         bob.close()
+
+
+def test_a_game_back_on_a_server_says_what_terms_it_lost() -> None:
+    """Copies saved before both carried the terms come back untimed and casual: said."""
+    from reversi_tui.tui.screens.online_game import back_words
+
+    assert back_words((True, True), (True, True)) == "The game is back on the server: play on."
+    assert back_words((True, True), (False, False)).startswith(
+        "The game is back, untimed and casual now: another server re-created it"
+    )
+    assert back_words((False, True), (False, False)).startswith("The game is back, casual now")
