@@ -14,7 +14,9 @@ session's small methods.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,6 +77,11 @@ UNHELD = "No server holds this game now:"
 
 #: Chat lines kept per game here (the server keeps its own, shorter history).
 CHAT_KEPT = 200
+#: ``resume`` requests unanswered at once, and sent in any second: well within the
+#: server's rate limit (``protocol.RATE_BURST``, ``RATE_PER_SECOND``), beside the
+#: welcome's other requests and the player's own.
+RESUMES_IN_FLIGHT = 10
+RESUMES_PER_SECOND = 8
 
 
 @dataclass
@@ -125,6 +132,14 @@ class OnlineSession:
         self._ids = itertools.count(1)
         #: ``resume`` requests in flight: request id -> origin.
         self._resumes: dict[int, str] = {}
+        #: Copies still to present, sent as earlier ones are answered (``RESUMES_IN_FLIGHT``).
+        self._to_present: list[GameCopy] = []
+        #: Origins asked again once after the rate limit dropped their ``resume``.
+        self._retried: set[str] = set()
+        #: When the latest ``resume`` requests were sent (``time.monotonic``), and the
+        #: timer that sends the next ones when the second allows.
+        self._presented_at: list[float] = []
+        self._next_present: asyncio.TimerHandle | None = None
         #: Where the user is, as last told to the server (a session starts in the lobby).
         self.activity: ActivityStatus = "lobby"
         #: The origin of the game last shown (the lobby goes back into it after a welcome).
@@ -257,11 +272,16 @@ class OnlineSession:
                 self._welcome(message)
             case protocol.ResumePending():
                 self._resuming(message.origin, f"waiting for {message.waiting_for} to come back")
+                self._answered(message.origin)
             case protocol.Error():
                 re = message.re
                 origin = self._resumes.pop(re, None) if isinstance(re, int) else None
-                if origin is not None:
+                limited = message.code == protocol.ErrorCode.RATE_LIMITED
+                if origin is not None and limited and origin not in self._retried:
+                    self._retry(origin)
+                elif origin is not None:
                     self._resuming(origin, f"cannot be resumed: {message.message}")
+                    self._present_more()
             case protocol.LobbyReply():
                 picture.players = list(message.players)
                 picture.games = list(message.games)
@@ -287,6 +307,7 @@ class OnlineSession:
                 if closed is not None:
                     after = Notice(closed_words(closed, message.reason, self.user))
             case State():
+                self._answered(message.origin)
                 after = self._state(message)
                 picture.my_games = [g for g in picture.my_games if g.origin != message.origin]
                 if message.status == "active" and self.user in (message.black, message.white):
@@ -318,6 +339,11 @@ class OnlineSession:
         picture.challenges = {c.challenge: c for c in message.challenges}
         picture.resuming = {}
         self._resumes = {}
+        self._to_present = []
+        self._retried = set()
+        if self._next_present is not None:
+            self._next_present.cancel()
+            self._next_present = None
         held = {state.origin for state in message.games}
         for state in message.games:
             self._state(state)  # no "your move" for each: the lobby lists them
@@ -332,7 +358,9 @@ class OnlineSession:
         self.request(protocol.LobbyRequest())
         for copy in self.copies.all():
             if copy.origin not in held and self.user in (copy.black, copy.white):
-                self._present(copy)
+                self._resuming(copy.origin, "waiting to ask the server to resume it", copy)
+                self._to_present.append(copy)
+        self._present_more()
         for origin, link in list(self.links.items()):
             if origin in held or origin in picture.resuming:
                 continue
@@ -342,6 +370,47 @@ class OnlineSession:
                 link.set_waiting("This game is on another server, which stopped.")
             else:
                 link.set_waiting("This server does not hold the game, and you have no copy of it.")
+
+    def _present_more(self) -> None:
+        """Present the next copies, at most ``RESUMES_IN_FLIGHT`` unanswered at once and
+        ``RESUMES_PER_SECOND`` a second: a player with many copies stays within the
+        server's rate limit, and every copy is asked about in the end."""
+        self._next_present = None
+        while self._to_present and len(self._resumes) < RESUMES_IN_FLIGHT:
+            now = time.monotonic()
+            self._presented_at = [t for t in self._presented_at if now - t < 1.0]
+            if len(self._presented_at) >= RESUMES_PER_SECOND:
+                self._present_later(1.0 - (now - self._presented_at[0]))
+                return
+            self._presented_at.append(now)
+            self._present(self._to_present.pop(0))
+
+    def _present_later(self, seconds: float) -> None:
+        """Go on presenting in ``seconds`` (once: a timer already set stands)."""
+        if self._next_present is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a test driving the session by hand): at once
+            self._presented_at = []
+            self._present_more()
+            return
+        self._next_present = loop.call_later(max(seconds, 0.01), self._present_more)
+
+    def _answered(self, origin: str) -> None:
+        """The server answered the ``resume`` for ``origin`` (a state, or waiting)."""
+        for number, asked in list(self._resumes.items()):
+            if asked == origin:
+                del self._resumes[number]
+        self._present_more()
+
+    def _retry(self, origin: str) -> None:
+        """A ``resume`` dropped by the rate limit: asked again once, after the others."""
+        self._retried.add(origin)
+        copy = self.copies.get(origin)
+        if copy is not None:
+            self._to_present.append(copy)
+        self._present_more()
 
     def _present(self, copy: GameCopy) -> None:
         """Ask the server to resume a game from the player's copy."""

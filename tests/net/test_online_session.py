@@ -370,3 +370,40 @@ def test_claim_and_rematch_requests() -> None:
     session.claim(7, "draw")
     session.rematch(7)
     assert sent == [protocol.ClaimRequest(game=7, outcome="draw"), protocol.Rematch(game=7)]
+
+
+async def test_many_copies_are_presented_paced_and_every_one_is_answered(
+    world: dict[str, Any], tmp_path: Path
+) -> None:
+    """60 copies (a player of many correspondence games): sent all at once, those past
+    the server's burst were dropped by its rate limit and stayed "asking the server"
+    for ever. The session keeps at most ``RESUMES_IN_FLIGHT`` unanswered."""
+    from reversi_tui.net.online import RESUMES_IN_FLIGHT
+
+    started = "2026-11-20T10:00:00+00:00"
+    copies = Copies(tmp_path / "ann" / COPIES_DIR)
+    for number in range(60):
+        copies.save(
+            GameCopy(
+                origin=f"gone:{number}", server="gone", game=number + 1, black="ann",
+                white="bob", started=started, moves="d3c5",
+            )
+        )  # fmt: skip
+    await world["serve"]("first")
+    ann = Player(tmp_path, "ann", world["path"])
+    world["players"].append(ann)
+    most = 0
+
+    def in_flight(_event: object) -> None:
+        nonlocal most
+        most = max(most, len(ann.session._resumes))
+
+    ann.session.subscribe(in_flight)
+    await until(lambda: len(ann.session.picture.resuming) == 60)
+    await until(
+        lambda: all(
+            stands.startswith("waiting for bob")
+            for _copy, stands in ann.session.picture.resuming.values()
+        )
+    )
+    assert 0 < most <= RESUMES_IN_FLIGHT
