@@ -37,7 +37,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Protocol, assert_never
+from typing import Protocol, TypeVar, assert_never
 
 import msgspec
 
@@ -265,6 +265,9 @@ class Hub:
         #: finished games are kept for the ``FINISHED_CHATS`` most recent.
         self.chats: dict[int, deque[protocol.ChatLine]] = {}
         self._finished_chats: OrderedDict[int, None] = OrderedDict()
+        #: When each user's recent chat lines were said, and each game's watchers' lines.
+        self._chat_said: dict[str, deque[float]] = {}
+        self._watchers_said: dict[int, deque[float]] = {}
         #: Glicko-2 ratings by user, and each rated game's rating changes, recomputed
         #: from the stored rated games in the order they ended.
         self.ratings: dict[str, Glicko] = {}
@@ -333,8 +336,9 @@ class Hub:
             re=re,
         )
         peer.send_line(protocol.encode(welcome))
+        budget = protocol.HISTORY_BUDGET
         for live in mine:
-            self._send_history(peer, live)
+            budget -= self._send_history(peer, live, budget)
         self._lobby_dirty = True
         if first:
             logger.info(f"{user} is online")
@@ -982,7 +986,7 @@ class Hub:
         self._lobby_dirty = True
         self._reply(peer, self.state(live, re=re))
         if isinstance(message, protocol.Watch):
-            self._send_history(peer, live)
+            self._send_history(peer, live, protocol.HISTORY_BUDGET)
         audience = [p for p in self._audience(live) if p is not peer]
         self._send(audience, protocol.encode(self.state(live)))
 
@@ -1027,18 +1031,46 @@ class Hub:
             self._error(peer, ErrorCode.BAD_MESSAGE, "a chat line needs some text", re)
             return
         watcher = live is not None and live.player(peer.user) is None
+        if (refusal := self._chat_refusal(peer.user, live if watcher else None)) is not None:
+            self._error(peer, ErrorCode.CHAT_LIMITED, refusal, re)
+            return
         if live is not None:
             lines = self.chats.setdefault(live.id, deque(maxlen=protocol.CHAT_HISTORY))
             lines.append(protocol.ChatLine(from_=peer.user, text=text, watcher=watcher))
         chat = protocol.ChatMessage(from_=peer.user, game=message.game, text=text, watcher=watcher)
         self._send_answering(audience, chat, peer, re)
 
-    def _send_history(self, peer: Peer, live: LiveGame) -> None:
-        """The game's chat so far, when it has any."""
-        lines = self.chats.get(live.id)
-        if lines:
-            history = protocol.ChatHistory(game=live.id, origin=live.origin, lines=list(lines))
-            peer.send_line(protocol.encode(history))
+    def _chat_refusal(self, user: str, watched: LiveGame | None) -> str | None:
+        """Why a chat line is refused (None: it is taken, and counted): a flood costs
+        every reader, so a user's lines are bounded across their sessions, and the lines
+        of all the watchers of ``watched`` (a game ``user`` watches) together."""
+        now = self.clock()
+        said = _recent(self._chat_said, user, now - protocol.CHAT_WINDOW)
+        if len(said) >= protocol.CHAT_PER_USER:
+            wait = math.ceil(said[0] + protocol.CHAT_WINDOW - now)
+            limit = f"{protocol.CHAT_PER_USER} chat lines in {protocol.CHAT_WINDOW:g} s"
+            return f"at most {limit}; wait {wait} s"
+        if watched is not None:
+            since = now - protocol.WATCHER_CHAT_WINDOW
+            game = _recent(self._watchers_said, watched.id, since)
+            if len(game) >= protocol.WATCHER_CHAT_PER_GAME:
+                return f"game {watched.id}'s watchers have said enough for now; wait a minute"
+            game.append(now)
+        said.append(now)
+        return None
+
+    def _send_history(self, peer: Peer, live: LiveGame, budget: int) -> int:
+        """The game's chat so far, when it has any, the oldest lines left out beyond
+        ``budget`` bytes: the bytes sent."""
+        lines = list(self.chats.get(live.id, ()))
+        while lines:
+            history = protocol.ChatHistory(game=live.id, origin=live.origin, lines=lines)
+            line = protocol.encode(history)
+            if len(line) <= budget:
+                peer.send_line(line)
+                return len(line)
+            lines = lines[max(1, len(lines) // 4) :]
+        return 0
 
     # Resuming a game from the players' copies ---------------------------------------
     def _resume(self, peer: Peer, message: protocol.Resume) -> None:
@@ -1060,7 +1092,8 @@ class Hub:
                 return
             if live is not None:
                 self._reply(peer, self.state(live, re=re))
-                self._send_history(peer, live)
+                # A client presents its copies several at once: each gets a share.
+                self._send_history(peer, live, protocol.HISTORY_BUDGET // 8)
                 return
         claim = _claim_of(user, message)
         if isinstance(claim, str):
@@ -1215,6 +1248,17 @@ class Hub:
     def _failed(self, peer: Peer, error: StoreError, re: RequestId | None) -> None:
         logger.error(f"store: {error}")
         self._error(peer, ErrorCode.SERVER_ERROR, "the server cannot save that now; try again", re)
+
+
+_K = TypeVar("_K", str, int)
+
+
+def _recent(said: dict[_K, deque[float]], key: _K, since: float) -> deque[float]:
+    """``key``'s times in ``said`` after ``since`` (those before forgotten)."""
+    times = said.setdefault(key, deque())
+    while times and times[0] <= since:
+        times.popleft()
+    return times
 
 
 def _error_line(code: ErrorCode, text: str, re: RequestId | None = None) -> bytes:

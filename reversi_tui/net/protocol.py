@@ -62,6 +62,18 @@ ABANDON_GRACE: Final = 40.0
 STALLED_GRACE: Final = 300.0
 #: Chat lines the server keeps per game (in memory: a restart forgets them).
 CHAT_HISTORY: Final = 50
+#: Chat lines one user may send in ``CHAT_WINDOW`` seconds, across all their sessions
+#: (lobby and games together): a flood costs every reader CPU, so it is bounded per user.
+CHAT_PER_USER: Final = 5
+CHAT_WINDOW: Final = 10.0
+#: Watchers' chat lines one game takes in ``WATCHER_CHAT_WINDOW`` seconds, all watchers
+#: together: many users cannot flood a player's game where one cannot.
+WATCHER_CHAT_PER_GAME: Final = 20
+WATCHER_CHAT_WINDOW: Final = 60.0
+#: Bytes of ``chat_history`` lines the server sends after one ``welcome`` or ``watch``
+#: at most (the oldest lines are left out first): with the largest ``welcome`` it stays
+#: well under the send buffer after which a client that does not read is dropped.
+HISTORY_BUDGET: Final = 48 * 1024
 #: Seconds of one move's server-measured time at most forgiven as time on the wire.
 LAG_ALLOWANCE: Final = 1.0
 #: Seconds without input after which a client reports its user ``away``.
@@ -117,6 +129,9 @@ class ErrorCode(StrEnum):
     CLAIM_TOO_EARLY = "claim_too_early"
     #: A ``rematch`` of a game still in progress.
     GAME_ACTIVE = "game_active"
+    #: A ``chat`` beyond ``CHAT_PER_USER`` lines in ``CHAT_WINDOW`` seconds, or a watcher's
+    #: beyond ``WATCHER_CHAT_PER_GAME`` in the game: the line was dropped.
+    CHAT_LIMITED = "chat_limited"
 
 
 #: After these the server closes the connection; after the others it stays usable.

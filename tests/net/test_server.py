@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from reversi_tui.engine import Game, parse_square, square_name
+from reversi_tui.net import protocol
 from reversi_tui.net.server import Limits, Server, ServerRunning
 from reversi_tui.net.store import SqliteStore
 
@@ -174,7 +175,11 @@ async def test_a_dribbled_line_is_cut_by_a_deadline_on_the_whole_line(online: An
     task.cancel()
 
 
-async def test_a_client_that_never_reads_is_dropped(online: Any) -> None:
+async def test_a_client_that_never_reads_is_dropped(
+    online: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # bob stands in for the many users a flood past the chat limits would take.
+    monkeypatch.setattr(protocol, "CHAT_PER_USER", 1_000_000)
     setup: Setup = await online(Limits(max_buffer=64 * 1024, rate=10_000, burst=10_000))
     reader_less = await setup.login("ann")
     talker = await setup.login("bob")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from reversi_tui.net import protocol
 from reversi_tui.net.server import Limits
 
@@ -13,7 +15,11 @@ from .conftest import Setup
 from .test_server import start_game
 
 
-async def test_a_player_dropped_for_not_reading_is_not_claimed_as_gone(online: Any) -> None:
+async def test_a_player_dropped_for_not_reading_is_not_claimed_as_gone(
+    online: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ann stands in for the many users a flood past the chat limits would take.
+    monkeypatch.setattr(protocol, "CHAT_PER_USER", 1_000_000)
     setup: Setup = await online(Limits(max_buffer=64 * 1024, rate=10_000, burst=10_000))
     ann, bob, game = await start_game(setup)
     now = [setup.server.hub.clock()]
