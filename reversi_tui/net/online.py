@@ -100,6 +100,14 @@ class Picture:
     resuming: dict[str, tuple[GameCopy, str]] = field(default_factory=dict)
     #: Each game's chat, oldest first, by origin: the server's history, then new lines.
     chat: dict[str, list[ChatLine]] = field(default_factory=dict)
+    #: The games whose watchers' chat the user hides, by origin (kept, not shown: the
+    #: server sends it all the same, within its per-game cap).
+    muted: set[str] = field(default_factory=set)
+
+    def shown_chat(self, origin: str) -> list[ChatLine]:
+        """The game's chat as the user wants it: without watchers' lines when muted."""
+        lines = self.chat.get(origin, [])
+        return [line for line in lines if not line.watcher] if origin in self.muted else lines
 
 
 Listener = Callable[[ServerMessage | Notice], None]
@@ -623,6 +631,13 @@ class OnlineSession:
 
     def resign(self, game: int) -> bool:
         return self.request(protocol.Resign(game=game))
+
+    def mute_watchers(self, origin: str) -> bool:
+        """Hide the watchers' chat of a game, or show it again: whether it is hidden now.
+        A player's own choice in their app (the server does not know): cheapest, and
+        nobody else's chat changes."""
+        self.picture.muted ^= {origin}
+        return origin in self.picture.muted
 
     def chat(self, text: str, game: int | None = None) -> bool:
         text = protocol.clean_text(text)[: protocol.MAX_CHAT]

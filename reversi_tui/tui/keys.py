@@ -295,6 +295,14 @@ RESIGN = KeyAction("resign", "r", "Resign", help_keys="r", help="resign (after a
 CHAT = KeyAction(
     "chat", "t", "Talk", help_keys="t", help="say something to the players and watchers"
 )
+MUTE_WATCHERS = KeyAction(
+    "mute_watchers",
+    "w",
+    "Mute watchers",
+    show=False,
+    help_keys="w",
+    help="hide the watchers' chat in your game, or show it again",
+)
 LEAVE_GAME = KeyAction(
     "leave",
     "q,escape",
@@ -322,6 +330,7 @@ ONLINE_GAME_KEYS: tuple[KeyAction, ...] = (
     LEAVE_GAME,
     RESIGN,
     CHAT,
+    MUTE_WATCHERS,
     CLAIM,
     COPY_MOVES,
     ANALYSE,
@@ -334,6 +343,7 @@ ONLINE_GAME_HELP: tuple[KeyAction, ...] = (
     JUMP,
     RESIGN,
     CHAT,
+    MUTE_WATCHERS,
     CLAIM,
     COPY_MOVES,
     ANALYSE,

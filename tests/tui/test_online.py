@@ -511,3 +511,49 @@ def test_a_game_back_on_a_server_says_what_terms_it_lost() -> None:
         "The game is back, untimed and casual now: another server re-created it"
     )
     assert back_words((False, True), (False, False)).startswith("The game is back, casual now")
+
+
+async def test_a_player_mutes_the_watchers_chat(tmp_path: Path) -> None:
+    """w hides the watchers' lines from a player flooded by them (issue 31), and brings
+    them back; the players' own lines stay."""
+    store = SqliteStore(tmp_path / "db" / "online.sqlite3")
+    running = Server(store, identify=Names("ann", "bob", "carol"))
+    path = str(tmp_path / "s.sock")
+    await running.start(path)
+    app = online_app(path)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            _, bob = await lobby_with_bob(app, pilot, path)
+            bob.send(type="challenge", to="ann", color="black", id="c")
+            await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
+            await pilot.press("y")
+            await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)
+            game_screen = app.screen
+            assert isinstance(game_screen, OnlineGameScreen)
+            game = (await bob.expect("state"))["game"]
+            carol = await bob_on(path)
+            carol.send(type="watch", game=game, id="w")
+            await carol.expect("state", re="w")
+            panel = game_screen.query_one("#chat-text", Static)
+            carol.send(type="chat", game=game, text="from the stands")
+            await wait_until(pilot, lambda: "from the stands" in str(panel.content), LIMIT)
+
+            await pilot.press("w")
+            assert "hidden" in game_screen.status
+            assert "from the stands" not in str(panel.content)
+            carol.send(type="chat", game=game, text="louder")
+            bob.send(type="chat", game=game, text="the player")
+            kept = game_screen.session.picture.chat
+            origin = game_screen.link.origin
+            await wait_until(pilot, lambda: "louder" in str(kept[origin]), LIMIT)
+            await wait_until(pilot, lambda: "the player" in str(panel.content), LIMIT)
+            assert "louder" not in str(panel.content)
+
+            await pilot.press("w")
+            assert "shown again" in game_screen.status
+            assert "louder" in str(panel.content) and "from the stands" in str(panel.content)
+            bob.close()
+            carol.close()
+    finally:
+        await running.stop()
+        store.close()

@@ -7,7 +7,8 @@ user's key is sent to the server and lands on the board when the server's state
 carries it; the opponent's moves arrive the same way, and so does a resignation
 by either side (the sources answer with it). A watcher's match has two remote
 sides. The screen binds only its own keys (``ONLINE_GAME_KEYS``): ``r`` resigns
-after a confirmation, ``t`` says something to the game's audience, ``m`` copies
+after a confirmation, ``t`` says something to the game's audience, ``w`` hides the
+watchers' chat from a player (or shows it again), ``m`` copies
 the moves, and ``q`` goes back to the lobby while the game goes on. Local play's
 keys (undo, hints, a new game...) are not bound; pressed here, they say why not.
 
@@ -151,6 +152,8 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
             return self.link.my_colour is not None and not self.match.is_over and self.link.playable
         if action == "chat":
             return self.link.server == self.session.server and self.link.waiting is None
+        if action == "mute_watchers":
+            return self.link.my_colour is not None
         if action == "claim":
             return self.link.claim_in() == 0.0 and not self.match.is_over
         return super().check_action(action, parameters)
@@ -276,10 +279,11 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
             case protocol.Error(expected=expected):
                 at = "" if expected is None else f" (the game is at move {expected + 1})"
                 self.set_status(f"The server refused: {event.message}{at}.")
-            case protocol.ChatMessage(game=game) if (
+            case protocol.ChatMessage(game=game, watcher=watcher) if (
                 game == link.game and link.server == self.session.server
             ):
-                self._show_chat()
+                if not (watcher and link.origin in self.session.picture.muted):
+                    self._show_chat()  # a muted watcher's line costs no repaint
             case YourTurn() | TurnPassed():
                 pass  # this game's board says so; another game's is the alerts' (online_alerts.py)
             case Notice():  # the connection: lost, reconnecting, back
@@ -310,7 +314,7 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
     def _show_chat(self) -> None:
         """The chat panel: every line of this game kept here, the newest in view;
         other users' text as plain text (the server has replaced control characters)."""
-        lines = self.session.picture.chat.get(self.link.origin, [])
+        lines = self.session.picture.shown_chat(self.link.origin)
         try:
             panel = self.query_one("#chat", ChatPanel)
         except NoMatches:
@@ -386,6 +390,13 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
                 self.session.chat(text, self.link.game)
 
         self._push_once(ChatScreen(f"Say something in game {self.link.game}"), said)
+
+    def action_mute_watchers(self) -> None:
+        if self.session.mute_watchers(self.link.origin):
+            self.set_status("Watchers' chat hidden in this game: w shows it again.")
+        else:
+            self.set_status("Watchers' chat shown again.")
+        self._show_chat()
 
     def _game_over_screen(self, result: Result) -> GameOverScreen:
         """Review, a rematch (for a player), or back to the lobby."""
