@@ -227,3 +227,23 @@ async def test_players_who_arrive_later_take_the_keys_without_a_click() -> None:
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), LIMIT)
         assert isinstance(sent[-1], protocol.Challenge) and sent[-1].to == "bob"
+
+
+async def test_a_burst_of_lobby_chat_makes_one_notice() -> None:
+    """A lobby-chat flood (issue 31) is told once, with the number of lines; a lone
+    line later is told as itself."""
+    session, _ = hand_session()
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await open_lobby(app, pilot, session)
+
+        def told() -> list[str]:
+            return [n.message for n in app._notifications if n.title == "Lobby chat"]
+
+        for number in range(30):
+            session.receive(protocol.ChatMessage(from_="eve", game=None, text=f"spam {number}"))
+        await wait_until(pilot, lambda: bool(told()), LIMIT)
+        assert told() == ["30 new lines in the lobby chat; the last, eve: spam 29"]
+        session.receive(protocol.ChatMessage(from_="bob", game=None, text="hello"))
+        await wait_until(pilot, lambda: len(told()) == 2, LIMIT)
+        assert told()[-1] == "bob: hello"

@@ -12,7 +12,8 @@ refreshes (and, after you refused a server, asks again), ``?`` is the lobby's
 help, ``q`` leaves. A challenge opens a dialog as soon as the lobby is shown, and
 an accepted one opens the game for both players. Coming back online (a new run,
 or a reconnection) goes straight back into a game you are playing. The header
-names who runs the server, as the kernel says.
+names who runs the server, as the kernel says. Lobby chat is told in notices, a
+burst of lines in one.
 """
 
 from __future__ import annotations
@@ -44,6 +45,9 @@ from reversi_tui.tui.screens.online_game import OnlineGameScreen
 from reversi_tui.tui.thinking import Advisor
 from reversi_tui.tui.widgets.board_art import Glyphs
 from reversi_tui.tui.widgets.footer import KeyFooter
+
+#: Lobby chat lines heard within this many seconds of the first make one notice.
+CHAT_NOTICE_AFTER = 0.5
 
 
 class LobbyScreen(ClosesOnce, Screen[None]):
@@ -94,6 +98,8 @@ class LobbyScreen(ClosesOnce, Screen[None]):
         #: Set to remember the bell (``bell``, on or off) between runs.
         self.remember_bell: Callable[[bool], None] | None = None
         self.bell = False
+        #: Lobby chat heard and not told yet (told together: ``_tell_chat``).
+        self._untold: list[protocol.ChatMessage] = []
         self._unsubscribe = session.subscribe(self._on_session)
 
     def compose(self) -> ComposeResult:
@@ -267,8 +273,26 @@ class LobbyScreen(ClosesOnce, Screen[None]):
             case Notice():
                 self.session.status = event.text
             case protocol.ChatMessage(game=None):
-                self.notify(f"{event.from_}: {event.text}", title="Lobby chat", markup=False)
+                self._heard_chat(event)
+                return  # nothing in the tables changed
         self._draw()
+
+    def _heard_chat(self, said: protocol.ChatMessage) -> None:
+        """A burst of lobby chat makes one notice, not one a line: a flood of notices
+        would bury the screen and cost the player their keys' time."""
+        self._untold.append(said)
+        if len(self._untold) == 1:
+            self.set_timer(CHAT_NOTICE_AFTER, self._tell_chat)
+
+    def _tell_chat(self) -> None:
+        untold, self._untold = self._untold, []
+        if not untold:
+            return
+        last = untold[-1]
+        text = f"{last.from_}: {last.text}"
+        if len(untold) > 1:
+            text = f"{len(untold)} new lines in the lobby chat; the last, {text}"
+        self.notify(text, title="Lobby chat", markup=False)
 
     def _answer_challenge(self, challenge: ChallengeInfo) -> None:
         number = challenge.challenge
