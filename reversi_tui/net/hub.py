@@ -71,6 +71,8 @@ logger = logging.getLogger(__name__)
 _PRESENCE: dict[str, int] = {"online": 3, "lobby": 2, "local": 1, "away": 0}
 #: Finished games whose chat is kept (in memory), the most recent first out last.
 FINISHED_CHATS = 500
+#: Users (and games) whose recent chat lines are counted before the quiet ones are swept.
+CHAT_TRACKED = 1000
 #: Black's score in a game by its winner (None: a draw).
 _BLACK_SCORE: dict[str | None, float] = {"black": 1.0, "white": 0.0, None: 0.5}
 
@@ -1254,7 +1256,12 @@ _K = TypeVar("_K", str, int)
 
 
 def _recent(said: dict[_K, deque[float]], key: _K, since: float) -> deque[float]:
-    """``key``'s times in ``said`` after ``since`` (those before forgotten)."""
+    """``key``'s times in ``said`` after ``since`` (those before forgotten). Beyond
+    ``CHAT_TRACKED`` keys, those quiet since ``since`` are forgotten too: a service that
+    runs for months meets ever more users and games."""
+    if len(said) > CHAT_TRACKED:
+        for quiet in [k for k, times in said.items() if not times or times[-1] <= since]:
+            del said[quiet]
     times = said.setdefault(key, deque())
     while times and times[0] <= since:
         times.popleft()

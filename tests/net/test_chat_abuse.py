@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from reversi_tui.net import protocol
+from reversi_tui.net import hub, protocol
 from reversi_tui.net.server import Limits
 
 from .hub_fakes import Peer, World
@@ -119,3 +119,18 @@ def test_a_watch_reply_sends_the_newest_lines_within_the_budget(world: World) ->
     history = carol.last("chat_history")
     assert history["lines"][-1]["text"] == "last"
     assert len(json.dumps(history, ensure_ascii=False).encode()) <= protocol.HISTORY_BUDGET
+
+
+def test_the_chat_counts_of_quiet_games_are_forgotten(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hub, "CHAT_TRACKED", 10)  # a thousand games take long to play
+    ann, bob, eve = world.join("ann"), world.join("bob"), world.join("eve")
+    counted = world.hub._watchers_said
+    for _ in range(hub.CHAT_TRACKED * 3):
+        game = world.start(ann, bob)
+        world.send(eve, type="watch", game=game)
+        world.clock.advance(protocol.WATCHER_CHAT_WINDOW)
+        assert chat(world, eve, "hi", game) == "chat"
+        world.send(ann, type="resign", game=game)
+    assert len(counted) <= hub.CHAT_TRACKED + 1
