@@ -112,6 +112,8 @@ class LiveGame:
     turn_began: float = 0.0
     #: Each player's rating difference, once a rated game has ended.
     rating_change: dict[str, int] | None = None
+    #: Ended before both players made ``ABORT_MOVES`` moves: no result, no rating.
+    aborted: bool = False
 
     @classmethod
     def of(cls, stored: ServerGame, game: Game, now: float) -> LiveGame:
@@ -127,6 +129,7 @@ class LiveGame:
             _ended(stored, game),
             rated=stored.rated,
             turn_began=now,
+            aborted=stored.end_reason == "aborted",
         )
         if stored.clock is not None:
             minutes, increment = stored.clock
@@ -141,7 +144,17 @@ class LiveGame:
 
     @property
     def over(self) -> bool:
-        return self.ended is not None or self.game.is_over
+        return self.ended is not None or self.aborted or self.game.is_over
+
+    def moves_of(self, colour: Color) -> int:
+        """How many moves ``colour`` has played (passes not counted)."""
+        return _movers(self.game).count(colour)
+
+    @property
+    def early(self) -> bool:
+        """Both players have not yet made ``ABORT_MOVES`` moves: an end now is an abort
+        (a game decided in two plies, or resigned at once to farm a rating, says nothing)."""
+        return min(self.moves_of(c) for c in Color) < protocol.ABORT_MOVES
 
     @property
     def forfeit(self) -> Result | None:
@@ -406,6 +419,8 @@ class Hub:
                 self._move(peer, message)
             case protocol.Resign():
                 self._resign(peer, message)
+            case protocol.Abort():
+                self._abort(peer, message)
             case protocol.Watch() | protocol.Unwatch():
                 self._watch(peer, message)
             case protocol.ChatRequest():
@@ -818,13 +833,38 @@ class Hub:
         result = Result.forfeit(colour, Termination.RESIGNATION, live.game.position.outcome())
         self._end(live, result, f"{peer.user} resigns", re_for=(peer, re))
 
+    def _abort(self, peer: Peer, message: protocol.Abort) -> None:
+        """No result, as a player may ask before their own ``ABORT_MOVES`` moves."""
+        re = message.id
+        found = self._players_game(peer, message.game, re)
+        if found is None:
+            return
+        live, colour = found
+        if live.moves_of(colour) >= protocol.ABORT_MOVES:
+            text = (
+                f"you have made {protocol.ABORT_MOVES} moves in game {live.id}: "
+                "too late to abort (resign instead)"
+            )
+            self._error(peer, ErrorCode.TOO_LATE_TO_ABORT, text, re)
+            return
+        self._end(live, None, f"{peer.user} aborts", re_for=(peer, re))
+
     def _end(
-        self, live: LiveGame, result: Result, what: str, *, re_for: tuple[Peer, RequestId | None]
+        self,
+        live: LiveGame,
+        result: Result | None,
+        what: str,
+        *,
+        re_for: tuple[Peer, RequestId | None],
     ) -> None:
-        """End ``live`` as a player asked (``what`` they did, for the log), and tell its
-        audience; a store that fails answers ``server_error`` and changes nothing."""
+        """End ``live`` as a player asked (``what`` they did, for the log; ``result``
+        None: an abort), and tell its audience; a store that fails answers
+        ``server_error`` and changes nothing."""
         try:
-            self._conclude(live, result)
+            if result is None:
+                self._abort_game(live)
+            else:
+                self._conclude(live, result)
         except StoreError as error:
             self._failed(re_for[0], error, re_for[1])
             return
@@ -900,9 +940,20 @@ class Hub:
             return
         logger.info(f"game {live.id} is over")
 
+    def _abort_game(self, live: LiveGame) -> None:
+        """Record ``live`` as aborted: no result, no rating; StoreError changes nothing."""
+        self.store.finish_game(live.id, reason="aborted")
+        live.aborted = True
+        self._lobby_dirty = True
+
     def _conclude(self, live: LiveGame, result: Result | None) -> None:
         """Record how ``live`` ended (``result``; None: the board ended it) and, for a
-        rated game, both players' new ratings; StoreError changes nothing."""
+        rated game, both players' new ratings; StoreError changes nothing. A game ended
+        (resigned, on time, claimed) before both players made ``ABORT_MOVES`` moves is
+        aborted instead."""
+        if result is not None and live.early:
+            self._abort_game(live)
+            return
         outcome = live.game.outcome() if result is None else None
         winner = (
             result.winner if result is not None else None if outcome is None else outcome.winner
@@ -947,9 +998,11 @@ class Hub:
         try:
             self._conclude(live, result)
         except StoreError as error:
-            live.ended = result  # over all the same: the clock is the server's word
+            live.aborted = live.early  # over all the same: the clock is the server's word
+            live.ended = None if live.aborted else result
             logger.error(f"game {live.id}: the store cannot record the flag's fall: {error}")
-        logger.info(f"game {live.id}: {live.name(loser)} lost on time")
+        how = "ran out of time: aborted" if live.aborted else "lost on time"
+        logger.info(f"game {live.id}: {live.name(loser)} {how}")
         line = protocol.encode(self.state(live))
         self._send(self._audience(live), line)
         self._drop(live)
@@ -1142,6 +1195,7 @@ class Hub:
             ratings={u: self.rating(u) for u in players},
             away_ms={u: round(gone * 1000) for u, gone in away.items()},
             rating_change=live.rating_change,
+            aborted=live.aborted,
             re=re,
         )
 
