@@ -292,6 +292,14 @@ GAME_COMMANDS: tuple[KeyAction, ...] = (
 
 # The online game screen ------------------------------------------------------------
 RESIGN = KeyAction("resign", "r", "Resign", help_keys="r", help="resign (after a confirmation)")
+#: Not a: a-h begin a square to jump to (``JUMP``); w as in withdrawing the game.
+ABORT = KeyAction(
+    "abort",
+    "w",
+    "Abort",
+    help_keys="w",
+    help="before your second move: abort the game, no result (ratings unchanged)",
+)
 CHAT = KeyAction(
     "chat", "t", "Talk", help_keys="t", help="say something to the players and watchers"
 )
@@ -321,6 +329,7 @@ ONLINE_GAME_KEYS: tuple[KeyAction, ...] = (
     NOT_NOW,
     LEAVE_GAME,
     RESIGN,
+    ABORT,
     CHAT,
     CLAIM,
     COPY_MOVES,
@@ -333,6 +342,7 @@ ONLINE_GAME_HELP: tuple[KeyAction, ...] = (
     NEXT_LEGAL,
     JUMP,
     RESIGN,
+    ABORT,
     CHAT,
     CLAIM,
     COPY_MOVES,
