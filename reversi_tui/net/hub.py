@@ -36,7 +36,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Protocol, assert_never
 
 import msgspec
@@ -584,6 +584,8 @@ class Hub:
                 re,
             )
             return
+        if rated and not self._rated_allowed(peer, user, target, re):
+            return
         clock = None if control is None else (control.minutes, control.increment)
         try:
             challenge = self.store.create_challenge(
@@ -685,6 +687,9 @@ class Hub:
                     peer, ErrorCode.TOO_MANY_GAMES, f"{user} has {limit} unfinished games", re
                 )
                 return
+        pair = (challenge.challenger, challenge.target)
+        if challenge.rated and not self._rated_allowed(peer, *pair, re):
+            return
         colour = challenge.color
         if colour == "random":
             colour = self.rng.choice(("black", "white"))
@@ -711,6 +716,24 @@ class Hub:
         self._lobby_dirty = True
         logger.info(f"game {live.id}: {black} (black) against {white} (white)")
         self._broadcast(live, re_for=(peer, re))
+
+    def _rated_allowed(self, peer: Peer, first: str, second: str, re: RequestId | None) -> bool:
+        """Whether ``first`` and ``second`` may begin one more rated game today; if not,
+        ``peer`` is told so (and that a casual game is still welcome)."""
+        since = datetime.now(UTC) - timedelta(seconds=protocol.RATED_PAIR_WINDOW)
+        try:
+            played = self.store.rated_games_between(first, second, since)
+        except StoreError as error:
+            self._failed(peer, error, re)
+            return False
+        if played < protocol.MAX_RATED_PER_PAIR:
+            return True
+        text = (
+            f"{first} and {second} have begun {played} rated games in the last 24 hours "
+            f"(at most {protocol.MAX_RATED_PER_PAIR}): challenge as a casual game instead"
+        )
+        self._error(peer, ErrorCode.TOO_MANY_RATED_GAMES, text, re)
+        return False
 
     def _claims_of(self, user: str) -> int:
         return sum(user in by_user for by_user in self.claims.values())

@@ -72,6 +72,10 @@ PROVISIONAL_DEVIATION: Final = 110
 #: claimed) is aborted: no result, no rating change. A player may ``abort`` until they
 #: have made this many moves themselves. Zero-move resignations cannot farm ratings.
 ABORT_MOVES: Final = 2
+#: Rated games one pair of players may start in ``RATED_PAIR_WINDOW`` seconds (aborted
+#: games not counted): a second account cannot farm a rating by the hundred.
+MAX_RATED_PER_PAIR: Final = 20
+RATED_PAIR_WINDOW: Final = 24 * 3600.0
 
 Side = Literal["black", "white"]
 #: Where a user is: the lobby, a local game, an online game screen, or away from the keys.
@@ -123,6 +127,8 @@ class ErrorCode(StrEnum):
     GAME_ACTIVE = "game_active"
     #: An ``abort`` after the player's own ``ABORT_MOVES`` moves: resign instead.
     TOO_LATE_TO_ABORT = "too_late_to_abort"
+    #: A rated challenge (or its acceptance) beyond ``MAX_RATED_PER_PAIR`` a day.
+    TOO_MANY_RATED_GAMES = "too_many_rated_games"
 
 
 #: After these the server closes the connection; after the others it stays usable.

@@ -225,6 +225,10 @@ class Store(Protocol):
         """The finished rated games in the order they ended."""
         ...
 
+    def rated_games_between(self, first: str, second: str, since: datetime) -> int:
+        """How many rated games, not aborted, the two players began since ``since``."""
+        ...
+
     def game(self, game_id: int) -> ServerGame | None: ...
 
     def games(self, *, unfinished_only: bool = False) -> list[ServerGame]: ...
@@ -655,6 +659,16 @@ class SqliteStore(SqliteFile):
                 " WHERE rated AND finished AND NOT aborted ORDER BY ended, id"
             ).fetchall()
         return [RatedGame(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def rated_games_between(self, first: str, second: str, since: datetime) -> int:
+        """How many rated games, not aborted, the two players began since ``since``."""
+        with self._reading() as db:
+            row = db.execute(
+                "SELECT count(*) FROM games WHERE rated AND NOT aborted AND created >= ?"
+                " AND ((black = ? AND white = ?) OR (black = ? AND white = ?))",
+                (since.astimezone(UTC).isoformat(), first, second, second, first),
+            ).fetchone()
+        return int(row[0])
 
     def ratings_after(self, game_id: int) -> dict[str, tuple[float, float, float]]:
         """Each player's (rating, deviation, volatility) after a rated game, as stored."""

@@ -99,3 +99,28 @@ def test_after_two_moves_each_a_resignation_is_rated(world: World) -> None:
     world.send(bob, type="resign", game=game)
     result = ann.last("state")["result"]
     assert result["reason"] == "resign" and result["rating_change"]["ann"] > 0
+
+
+def test_one_pair_begins_at_most_twenty_rated_games_a_day(world: World) -> None:
+    ann, bob = world.join("ann"), world.join("bob")
+    aborted = world.start(ann, bob, rated=True)
+    world.send(bob, type="abort", game=aborted)  # an aborted game does not count
+    waiting = None
+    for number in range(protocol.MAX_RATED_PER_PAIR):
+        if number == protocol.MAX_RATED_PER_PAIR - 1:  # made now, answered at the limit
+            world.send(bob, type="challenge", to="ann", color="white", rated=True)
+            waiting = bob.last("challenge_sent")["challenge"]
+        game = world.start(ann, bob, rated=True)
+        world.opening(ann, bob, game)
+        world.send(bob, type="resign", game=game)
+    world.send(ann, type="challenge", to="bob", color="black", rated=True, id="c")
+    refused = ann.last("error")
+    assert refused["code"] == "too_many_rated_games" and refused["re"] == "c"
+    assert "casual" in refused["message"]
+    world.send(ann, type="accept", challenge=waiting, id="a")
+    assert ann.last("error")["code"] == "too_many_rated_games"
+    world.send(ann, type="challenge", to="bob", color="black", id="casual")
+    assert ann.last("challenge_sent")["re"] == "casual"
+    world.join("carol")
+    world.send(ann, type="challenge", to="carol", color="black", rated=True, id="other")
+    assert ann.last("challenge_sent")["re"] == "other"  # the limit is per pair
