@@ -112,7 +112,7 @@ async def test_a_hello_claiming_another_user_is_refused_and_closed(online: Any) 
 async def test_another_version_is_refused_and_closed(online: Any) -> None:
     setup: Setup = await online()
     client = await setup.connect("ann")
-    client.send(type="hello", version=2)
+    client.send(type="hello", version=3)  # a client from before aborts
     assert "version 4" in (await client.error("version_unsupported"))["message"]
     assert await client.closed()
 
