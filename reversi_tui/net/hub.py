@@ -152,7 +152,7 @@ class LiveGame:
 
     @property
     def early(self) -> bool:
-        """Both players have not yet made ``ABORT_MOVES`` moves: an end now is an abort
+        """A player has made fewer than ``ABORT_MOVES`` moves: an end now is an abort
         (a game decided in two plies, or resigned at once to farm a rating, says nothing)."""
         return min(self.moves_of(c) for c in Color) < protocol.ABORT_MOVES
 
