@@ -36,7 +36,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Protocol, TypeVar, assert_never
 
 import msgspec
@@ -114,6 +114,8 @@ class LiveGame:
     turn_began: float = 0.0
     #: Each player's rating difference, once a rated game has ended.
     rating_change: dict[str, int] | None = None
+    #: Ended before both players made ``ABORT_MOVES`` moves: no result, no rating.
+    aborted: bool = False
 
     @classmethod
     def of(cls, stored: ServerGame, game: Game, now: float) -> LiveGame:
@@ -129,6 +131,7 @@ class LiveGame:
             _ended(stored, game),
             rated=stored.rated,
             turn_began=now,
+            aborted=stored.end_reason == "aborted",
         )
         if stored.clock is not None:
             minutes, increment = stored.clock
@@ -143,7 +146,17 @@ class LiveGame:
 
     @property
     def over(self) -> bool:
-        return self.ended is not None or self.game.is_over
+        return self.ended is not None or self.aborted or self.game.is_over
+
+    def moves_of(self, colour: Color) -> int:
+        """How many moves ``colour`` has played (passes not counted)."""
+        return _movers(self.game).count(colour)
+
+    @property
+    def early(self) -> bool:
+        """A player has made fewer than ``ABORT_MOVES`` moves: an end now is an abort
+        (a game decided in two plies, or resigned at once to farm a rating, says nothing)."""
+        return min(self.moves_of(c) for c in Color) < protocol.ABORT_MOVES
 
     @property
     def forfeit(self) -> Result | None:
@@ -412,6 +425,8 @@ class Hub:
                 self._move(peer, message)
             case protocol.Resign():
                 self._resign(peer, message)
+            case protocol.Abort():
+                self._abort(peer, message)
             case protocol.Watch() | protocol.Unwatch():
                 self._watch(peer, message)
             case protocol.ChatRequest():
@@ -575,6 +590,8 @@ class Hub:
                 re,
             )
             return
+        if rated and not self._rated_allowed(peer, user, target, re):
+            return
         clock = None if control is None else (control.minutes, control.increment)
         try:
             challenge = self.store.create_challenge(
@@ -676,6 +693,9 @@ class Hub:
                     peer, ErrorCode.TOO_MANY_GAMES, f"{user} has {limit} unfinished games", re
                 )
                 return
+        pair = (challenge.challenger, challenge.target)
+        if challenge.rated and not self._rated_allowed(peer, *pair, re):
+            return
         colour = challenge.color
         if colour == "random":
             colour = self.rng.choice(("black", "white"))
@@ -702,6 +722,24 @@ class Hub:
         self._lobby_dirty = True
         logger.info(f"game {live.id}: {black} (black) against {white} (white)")
         self._broadcast(live, re_for=(peer, re))
+
+    def _rated_allowed(self, peer: Peer, first: str, second: str, re: RequestId | None) -> bool:
+        """Whether ``first`` and ``second`` may begin one more rated game today; if not,
+        ``peer`` is told so (and that a casual game is still welcome)."""
+        since = datetime.now(UTC) - timedelta(seconds=protocol.RATED_PAIR_WINDOW)
+        try:
+            played = self.store.rated_games_between(first, second, since)
+        except StoreError as error:
+            self._failed(peer, error, re)
+            return False
+        if played < protocol.MAX_RATED_PER_PAIR:
+            return True
+        text = (
+            f"{first} and {second} have begun {played} rated games in the last 24 hours "
+            f"(at most {protocol.MAX_RATED_PER_PAIR}): challenge as a casual game instead"
+        )
+        self._error(peer, ErrorCode.TOO_MANY_RATED_GAMES, text, re)
+        return False
 
     def _claims_of(self, user: str) -> int:
         return sum(user in by_user for by_user in self.claims.values())
@@ -824,13 +862,38 @@ class Hub:
         result = Result.forfeit(colour, Termination.RESIGNATION, live.game.position.outcome())
         self._end(live, result, f"{peer.user} resigns", re_for=(peer, re))
 
+    def _abort(self, peer: Peer, message: protocol.Abort) -> None:
+        """No result, as a player may ask before their own ``ABORT_MOVES`` moves."""
+        re = message.id
+        found = self._players_game(peer, message.game, re)
+        if found is None:
+            return
+        live, colour = found
+        if live.moves_of(colour) >= protocol.ABORT_MOVES:
+            text = (
+                f"you have made {protocol.ABORT_MOVES} moves in game {live.id}: "
+                "too late to abort (resign instead)"
+            )
+            self._error(peer, ErrorCode.TOO_LATE_TO_ABORT, text, re)
+            return
+        self._end(live, None, f"{peer.user} aborts", re_for=(peer, re))
+
     def _end(
-        self, live: LiveGame, result: Result, what: str, *, re_for: tuple[Peer, RequestId | None]
+        self,
+        live: LiveGame,
+        result: Result | None,
+        what: str,
+        *,
+        re_for: tuple[Peer, RequestId | None],
     ) -> None:
-        """End ``live`` as a player asked (``what`` they did, for the log), and tell its
-        audience; a store that fails answers ``server_error`` and changes nothing."""
+        """End ``live`` as a player asked (``what`` they did, for the log; ``result``
+        None: an abort), and tell its audience; a store that fails answers
+        ``server_error`` and changes nothing."""
         try:
-            self._conclude(live, result)
+            if result is None:
+                self._abort_game(live)
+            else:
+                self._conclude(live, result)
         except StoreError as error:
             self._failed(re_for[0], error, re_for[1])
             return
@@ -906,9 +969,20 @@ class Hub:
             return
         logger.info(f"game {live.id} is over")
 
+    def _abort_game(self, live: LiveGame) -> None:
+        """Record ``live`` as aborted: no result, no rating; StoreError changes nothing."""
+        self.store.finish_game(live.id, reason="aborted")
+        live.aborted = True
+        self._lobby_dirty = True
+
     def _conclude(self, live: LiveGame, result: Result | None) -> None:
         """Record how ``live`` ended (``result``; None: the board ended it) and, for a
-        rated game, both players' new ratings; StoreError changes nothing."""
+        rated game, both players' new ratings; StoreError changes nothing. A game ended
+        (resigned, on time, claimed) before both players made ``ABORT_MOVES`` moves is
+        aborted instead."""
+        if result is not None and live.early:
+            self._abort_game(live)
+            return
         outcome = live.game.outcome() if result is None else None
         winner = (
             result.winner if result is not None else None if outcome is None else outcome.winner
@@ -953,9 +1027,11 @@ class Hub:
         try:
             self._conclude(live, result)
         except StoreError as error:
-            live.ended = result  # over all the same: the clock is the server's word
+            live.aborted = live.early  # over all the same: the clock is the server's word
+            live.ended = None if live.aborted else result
             logger.error(f"game {live.id}: the store cannot record the flag's fall: {error}")
-        logger.info(f"game {live.id}: {live.name(loser)} lost on time")
+        how = "ran out of time: aborted" if live.aborted else "lost on time"
+        logger.info(f"game {live.id}: {live.name(loser)} {how}")
         line = protocol.encode(self.state(live))
         self._send(self._audience(live), line)
         self._drop(live)
@@ -1177,6 +1253,7 @@ class Hub:
             ratings={u: self.rating(u) for u in players},
             away_ms={u: round(gone * 1000) for u, gone in away.items()},
             rating_change=live.rating_change,
+            aborted=live.aborted,
             re=re,
         )
 

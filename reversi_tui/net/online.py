@@ -467,7 +467,8 @@ class OnlineSession:
                     )
                 self.picture.resuming.pop(state.origin, None)
                 if state.status == "finished":
-                    if self.recorder is not None:
+                    aborted = state.result is not None and state.result.reason == "aborted"
+                    if self.recorder is not None and not aborted:  # no result to keep
                         self.recorder(state)
                     self.copies.drop(state.origin)
                 else:
@@ -638,6 +639,10 @@ class OnlineSession:
         nobody else's chat changes."""
         self.picture.muted ^= {origin}
         return origin in self.picture.muted
+
+    def abort(self, game: int) -> bool:
+        """End ``game`` with no result (allowed before the user's own second move)."""
+        return self.request(protocol.Abort(game=game))
 
     def chat(self, text: str, game: int | None = None) -> bool:
         text = protocol.clean_text(text)[: protocol.MAX_CHAT]

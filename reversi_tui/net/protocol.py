@@ -1,4 +1,4 @@
-"""The online protocol, version 3: every message, its encoding and its validation.
+"""The online protocol, version 4: every message, its encoding and its validation.
 
 Pure: bytes in, values out (and back). One JSON object per line, UTF-8, ``type``
 naming the message. A client's line is at most ``MAX_LINE`` bytes with the newline
@@ -25,7 +25,7 @@ from reversi_tui.engine import Color, Game, format_position, square_name
 if TYPE_CHECKING:  # only a type here: the match package brings asyncio, which this must not
     from reversi_tui.match.record import Result
 
-VERSION: Final = 3
+VERSION: Final = 4
 #: The longest line a client may send, newline included.
 MAX_LINE: Final = 4096
 #: The longest line a server may send, newline included. The server's limits keep a
@@ -80,6 +80,14 @@ LAG_ALLOWANCE: Final = 1.0
 AWAY_AFTER: Final = 300.0
 #: A rating is provisional while its deviation is at least this.
 PROVISIONAL_DEVIATION: Final = 110
+#: Until both players have made this many moves a game that ends (resigned, lost on time,
+#: claimed) is aborted: no result, no rating change. A player may ``abort`` until they
+#: have made this many moves themselves. Zero-move resignations cannot farm ratings.
+ABORT_MOVES: Final = 2
+#: Rated games one pair of players may start in ``RATED_PAIR_WINDOW`` seconds (aborted
+#: games not counted): a second account cannot farm a rating by the hundred.
+MAX_RATED_PER_PAIR: Final = 20
+RATED_PAIR_WINDOW: Final = 24 * 3600.0
 
 Side = Literal["black", "white"]
 #: Where a user is: the lobby, a local game, an online game screen, or away from the keys.
@@ -132,6 +140,10 @@ class ErrorCode(StrEnum):
     #: A ``chat`` beyond ``CHAT_PER_USER`` lines in ``CHAT_WINDOW`` seconds, or a watcher's
     #: beyond ``WATCHER_CHAT_PER_GAME`` in the game: the line was dropped.
     CHAT_LIMITED = "chat_limited"
+    #: An ``abort`` after the player's own ``ABORT_MOVES`` moves: resign instead.
+    TOO_LATE_TO_ABORT = "too_late_to_abort"
+    #: A rated challenge (or its acceptance) beyond ``MAX_RATED_PER_PAIR`` a day.
+    TOO_MANY_RATED_GAMES = "too_many_rated_games"
 
 
 #: After these the server closes the connection; after the others it stays usable.
@@ -235,6 +247,12 @@ class Resign(_Request, tag="resign", kw_only=True, frozen=True):
     game: Id
 
 
+class Abort(_Request, tag="abort", kw_only=True, frozen=True):
+    """End a game without a result before the player's own ``ABORT_MOVES`` moves."""
+
+    game: Id
+
+
 class ClaimRequest(_Request, tag="claim", kw_only=True, frozen=True):
     """End a game whose opponent has been gone for ``ABANDON_GRACE``: won, or drawn."""
 
@@ -309,6 +327,7 @@ ClientMessage = (
     | ClaimRequest
     | Rematch
     | Activity
+    | Abort
 )
 
 # Server to client --------------------------------------------------------------------------
@@ -324,8 +343,9 @@ class GameResult(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_onl
     white: int
     score: tuple[int, int]
     #: ``time``: the loser's flag fell; ``abandoned``: claimed after the other player
-    #: left (``winner`` the claimant, or null for a draw).
-    reason: Literal["end", "resign", "time", "abandoned"]
+    #: left (``winner`` the claimant, or null for a draw); ``aborted``: ended before both
+    #: players made ``ABORT_MOVES`` moves, no result (``winner`` null, ``score`` the discs).
+    reason: Literal["end", "resign", "time", "abandoned", "aborted"]
     #: Each player's rating difference, for a rated game.
     rating_change: dict[str, int] | None = None
 
@@ -695,16 +715,27 @@ def state_of(
     ratings: dict[str, Rating] | None = None,
     away_ms: dict[str, int] | None = None,
     rating_change: dict[str, int] | None = None,
+    aborted: bool = False,
     re: RequestId | None = None,
 ) -> State:
     """The ``state`` message of a game played from the usual start. ``result`` is how
     it ended before the board did (resigned, out of time, abandoned: a ``Result`` whose
     ``final_score`` counts it); otherwise the board decides when the game is over.
-    ``rating_change`` goes into the result of a finished rated game."""
+    ``rating_change`` goes into the result of a finished rated game; ``aborted`` ends it
+    with no result."""
     moves = [m for m in game.moves if m >= 0]
     position = game.position
     ended: GameResult | None = None
-    if result is not None:
+    if aborted:
+        discs = position.outcome()
+        ended = GameResult(
+            winner=None,
+            black=discs.black,
+            white=discs.white,
+            score=(discs.black, discs.white),
+            reason="aborted",
+        )
+    elif result is not None:
         ended = GameResult(
             winner=None if result.winner is None else side_name(result.winner),
             black=result.discs.black,

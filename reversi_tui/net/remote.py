@@ -33,6 +33,7 @@ from reversi_tui.match.sources import MoveRequest, PlayResult
 from reversi_tui.net.clocks import ClockFace
 from reversi_tui.net.protocol import (
     ABANDON_GRACE,
+    ABORT_MOVES,
     ClientMessage,
     MoveMessage,
     State,
@@ -233,6 +234,25 @@ class GameLink:
             self._turn_began = self.now()
         else:
             self._turn_began = None
+
+    @property
+    def aborted(self) -> bool:
+        """The game ended with no result (before both players made two moves)."""
+        return self.state.result is not None and self.state.result.reason == "aborted"
+
+    @property
+    def may_abort(self) -> bool:
+        """The user plays this game, in progress and playable here, and has made fewer
+        than ``ABORT_MOVES`` moves in it (the server's rule)."""
+        mine = self.my_colour
+        if mine is None or self.state.status != "active" or not self.playable:
+            return False
+        game = Game.from_moves(None, self._moves)
+        colour, made = Color.BLACK, 0
+        for move in game.moves:  # passes are in the engine's list, not the server's
+            made += move >= 0 and colour is mine
+            colour = colour.opponent
+        return made < ABORT_MOVES
 
     @property
     def my_turn(self) -> bool:

@@ -118,7 +118,8 @@ class ServerGame:
     rated: bool = False
     #: Each move's mover's time left after it, in ms (None: untimed).
     left_ms: tuple[int | None, ...] = ()
-    #: Why a finished game ended: ``end``, ``resign``, ``time`` or ``abandoned``.
+    #: Why a finished game ended: ``end``, ``resign``, ``time``, ``abandoned`` or
+    #: ``aborted`` (no result).
     end_reason: str | None = None
     #: ``black`` or ``white``; None for a draw (and for games ended on the board before
     #: schema 3: their board says).
@@ -216,12 +217,16 @@ class Store(Protocol):
         ratings: dict[str, tuple[float, float, float]] | None = None,
     ) -> None:
         """Mark the game finished: why (``reason``; by default ``resign`` when a side
-        ``resigned``, else ``end``), who won (None: a draw), and for a rated game each
-        player's (rating, deviation, volatility) after it."""
+        ``resigned``, else ``end``; ``aborted``: no result), who won (None: a draw), and
+        for a rated game each player's (rating, deviation, volatility) after it."""
         ...
 
     def rated_games(self) -> list[RatedGame]:
         """The finished rated games in the order they ended."""
+        ...
+
+    def rated_games_between(self, first: str, second: str, since: datetime) -> int:
+        """How many rated games, not aborted, the two players began since ``since``."""
         ...
 
     def game(self, game_id: int) -> ServerGame | None: ...
@@ -332,11 +337,23 @@ def _create_v3(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def _create_v4(db: sqlite3.Connection) -> None:
+    """Version 4: aborted games (``aborted``; their ``end_reason`` and ``winner`` are NULL).
+
+    A column of its own because SQLite cannot widen ``end_reason``'s CHECK in place; an
+    aborted game is never rated, whatever its ``rated`` says.
+    """
+    db.execute(
+        "ALTER TABLE games ADD COLUMN aborted INTEGER NOT NULL DEFAULT 0 CHECK (aborted IN (0, 1))"
+    )
+
+
 #: ``MIGRATIONS[n]`` takes the schema from version n to n + 1; the last gives the current one.
 MIGRATIONS: Final[list[Callable[[sqlite3.Connection], None]]] = [
     _create_v1,
     _create_v2,
     _create_v3,
+    _create_v4,
 ]
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -573,17 +590,21 @@ class SqliteStore(SqliteFile):
             reason = "end" if resigned is None else "resign"
         if winner is None and resigned is not None:
             winner = "white" if resigned == "black" else "black"
-        if reason not in ("end", "resign", "time", "abandoned"):
+        if reason not in ("end", "resign", "time", "abandoned", "aborted"):
             raise StoreError(f"{reason!r} is not a reason for a game to end")
         if winner not in (None, "black", "white"):
             raise StoreError(f"{winner!r} cannot win: it is not a side")
+        aborted = reason == "aborted"
+        if aborted and (winner is not None or resigned is not None or ratings):
+            raise StoreError("an aborted game has no winner and changes no rating")
         now = _now()
         with self._writing() as db:
             cursor = db.execute(
                 "UPDATE games SET finished = 1, resigned = ?, end_reason = ?, winner = ?,"
-                " updated = ?, ended = (SELECT coalesce(max(ended), 0) + 1 FROM games)"
+                " aborted = ?, updated = ?,"
+                " ended = (SELECT coalesce(max(ended), 0) + 1 FROM games)"
                 " WHERE id = ? AND NOT finished",
-                (resigned, reason, winner, now, game_id),
+                (resigned, None if aborted else reason, winner, int(aborted), now, game_id),
             )
             if cursor.rowcount != 1:
                 raise StoreError(f"game {game_id} is not a game in progress")
@@ -634,10 +655,20 @@ class SqliteStore(SqliteFile):
         """The finished rated games, in the order they ended."""
         with self._reading() as db:
             rows = db.execute(
-                "SELECT id, black, white, winner FROM games WHERE rated AND finished"
-                " ORDER BY ended, id"
+                "SELECT id, black, white, winner FROM games"
+                " WHERE rated AND finished AND NOT aborted ORDER BY ended, id"
             ).fetchall()
         return [RatedGame(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def rated_games_between(self, first: str, second: str, since: datetime) -> int:
+        """How many rated games, not aborted, the two players began since ``since``."""
+        with self._reading() as db:
+            row = db.execute(
+                "SELECT count(*) FROM games WHERE rated AND NOT aborted AND created >= ?"
+                " AND ((black = ? AND white = ?) OR (black = ? AND white = ?))",
+                (since.astimezone(UTC).isoformat(), first, second, second, first),
+            ).fetchone()
+        return int(row[0])
 
     def ratings_after(self, game_id: int) -> dict[str, tuple[float, float, float]]:
         """Each player's (rating, deviation, volatility) after a rated game, as stored."""
@@ -678,7 +709,7 @@ class SqliteStore(SqliteFile):
         with self._reading() as db:
             rows = db.execute(
                 "SELECT id, black, white, resigned, finished, created, updated, origin,"
-                " set_aside, clock_minutes, clock_increment, rated, end_reason, winner"
+                " set_aside, clock_minutes, clock_increment, rated, end_reason, winner, aborted"
                 f" FROM games {where} ORDER BY id",
                 args,
             ).fetchall()
@@ -706,7 +737,7 @@ class SqliteStore(SqliteFile):
                     clock=_clock(row[9], row[10]),
                     rated=bool(row[11]),
                     left_ms=tuple(left[row[0]]),
-                    end_reason=row[12],
+                    end_reason="aborted" if row[14] else row[12],
                     winner=row[13],
                 )
                 for row in rows

@@ -292,15 +292,24 @@ GAME_COMMANDS: tuple[KeyAction, ...] = (
 
 # The online game screen ------------------------------------------------------------
 RESIGN = KeyAction("resign", "r", "Resign", help_keys="r", help="resign (after a confirmation)")
+#: Not a: a-h begin a square to jump to (``JUMP``); w as in withdrawing the game.
+ABORT = KeyAction(
+    "abort",
+    "w",
+    "Abort",
+    help_keys="w",
+    help="before your second move: abort the game, no result (ratings unchanged)",
+)
 CHAT = KeyAction(
     "chat", "t", "Talk", help_keys="t", help="say something to the players and watchers"
 )
+#: z as in hush: w aborts, v is the analysis's values.
 MUTE_WATCHERS = KeyAction(
     "mute_watchers",
-    "w",
+    "z",
     "Mute watchers",
     show=False,
-    help_keys="w",
+    help_keys="z",
     help="hide the watchers' chat in your game, or show it again",
 )
 LEAVE_GAME = KeyAction(
@@ -329,6 +338,7 @@ ONLINE_GAME_KEYS: tuple[KeyAction, ...] = (
     NOT_NOW,
     LEAVE_GAME,
     RESIGN,
+    ABORT,
     CHAT,
     MUTE_WATCHERS,
     CLAIM,
@@ -342,6 +352,7 @@ ONLINE_GAME_HELP: tuple[KeyAction, ...] = (
     NEXT_LEGAL,
     JUMP,
     RESIGN,
+    ABORT,
     CHAT,
     MUTE_WATCHERS,
     CLAIM,

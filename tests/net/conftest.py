@@ -71,7 +71,7 @@ class Client:
                 return True
 
     async def hello(self, **extra: Any) -> dict[str, Any]:
-        self.send(type="hello", version=3, **extra)
+        self.send(type="hello", version=4, **extra)
         return await self.expect("welcome")
 
     def close(self) -> None:

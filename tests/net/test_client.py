@@ -41,7 +41,7 @@ class FakeServer:
         self.connections: asyncio.Queue[asyncio.StreamWriter] = asyncio.Queue()
         self.hellos = 0
         self.reply_to_hello: Callable[[], protocol.ServerMessage] = lambda: protocol.Welcome(
-            version=3, user="ann", server="s1", games=[], challenges=[]
+            version=4, user="ann", server="s1", games=[], challenges=[]
         )
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

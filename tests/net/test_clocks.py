@@ -79,6 +79,7 @@ def test_a_flag_falls_with_nobody_sending_anything(world: World) -> None:
     ann, bob = world.join("ann"), world.join("bob")
     carol = world.join("carol")
     game = world.start(ann, bob, clock=(1, 0))
+    world.opening(ann, bob, game)
     world.send(carol, type="watch", game=game)
     assert world.hub.next_deadline() == pytest.approx(world.clock.now + 60)
     world.clock.advance(59.9)
@@ -93,7 +94,7 @@ def test_a_flag_falls_with_nobody_sending_anything(world: World) -> None:
         assert state["status"] == "finished"
         assert state["result"]["reason"] == "time"
         assert state["result"]["winner"] == "white"
-        assert state["result"]["score"] == [2, 62]
+        assert state["result"]["score"] == [4, 60]
         assert clock_of(state) == (0, 60_000, None)
     assert world.hub.games == {} and world.hub.next_deadline() is None
     stored = world.store.game(game)
@@ -104,13 +105,14 @@ def test_a_flag_falls_with_nobody_sending_anything(world: World) -> None:
 def test_a_move_after_the_flag_fell_is_refused_and_ends_the_game(world: World) -> None:
     ann, bob = world.join("ann"), world.join("bob")
     game = world.start(ann, bob, clock=(1, 0))
+    world.opening(ann, bob, game)
     world.clock.advance(61)  # no tick yet: the move comes first
-    answer = world.move(ann, game, "d3")
+    answer = world.move(ann, game, "e6")
     assert answer["type"] == "error" and answer["code"] == "game_over"
     finished = bob.last("state")
-    assert finished["result"]["reason"] == "time" and finished["moves"] == ""
+    assert finished["result"]["reason"] == "time" and finished["moves"] == "d3c5f6f5"
     stored = world.store.game(game)
-    assert stored is not None and stored.moves == () and stored.end_reason == "time"
+    assert stored is not None and len(stored.moves) == 4 and stored.end_reason == "time"
 
 
 def test_an_untimed_game_has_no_clock_and_no_deadline(world: World) -> None:

@@ -29,6 +29,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "cancel": {"challenge": 999},
     "move": {"game": 1, "ply": 0, "square": "d3"},
     "resign": {"game": 1},
+    "abort": {"game": 1},
     "claim": {"game": 1, "outcome": "win"},
     "rematch": {"game": 1},
     "watch": {"game": 1},

@@ -130,13 +130,18 @@ async def a_game(world: dict[str, Any], root: Path) -> tuple[Player, Player, str
     bob.session.answer(number, True)
     await until(lambda: ann.session.links and bob.session.links)
     (origin,) = ann.session.links
-    for player, square in ((ann, "d3"), (bob, "c5")):
+    await play_on(ann, bob, origin, "d3", "c5")
+    return ann, bob, origin
+
+
+async def play_on(ann: Player, bob: Player, origin: str, black: str, white: str) -> None:
+    """ann plays ``black`` and bob ``white``, each seen by both players."""
+    for player, square in ((ann, black), (bob, white)):
         link = player.session.links[origin]
         ply = link.state.ply
         assert link.send(protocol.MoveMessage(game=link.game, ply=ply, square=square))
         await until(lambda ply=ply: ann.session.links[origin].state.ply == ply + 1)
         await until(lambda ply=ply: bob.session.links[origin].state.ply == ply + 1)
-    return ann, bob, origin
 
 
 async def test_a_game_goes_on_after_its_server_dies_and_another_takes_over(
@@ -216,6 +221,7 @@ async def test_a_finished_game_is_recorded_once_with_its_real_start(
     world["players"].append(second_ann)
     await until(lambda: origin in second_ann.session.links)
     started = ann.session.links[origin].state.started
+    await play_on(ann, bob, origin, "f6", "f5")  # two moves each: a resignation counts
     bob.session.resign(bob.session.links[origin].game)
     await until(lambda: ann.session.links[origin].state.status == "finished")
     await until(lambda: second_ann.session.links[origin].state.status == "finished")
@@ -263,7 +269,7 @@ def test_a_state_that_breaks_the_rules_is_said_and_ignored() -> None:
     ):
         session.receive(bad)
         session.receive(
-            protocol.Welcome(version=3, user="ann", server="s1", games=[bad], challenges=[])
+            protocol.Welcome(version=4, user="ann", server="s1", games=[bad], challenges=[])
         )
     assert session.links == {}
     assert len(notices) == 6 and all(n.severity == "error" for n in notices)
@@ -361,7 +367,7 @@ def test_activity_is_sent_when_it_changes_and_again_to_a_new_server() -> None:
     session.set_activity("local")
     session.set_activity("local")
     assert sent == [protocol.Activity(status="local")]
-    session.receive(protocol.Welcome(version=3, user="ann", server="s2", games=[], challenges=[]))
+    session.receive(protocol.Welcome(version=4, user="ann", server="s2", games=[], challenges=[]))
     assert protocol.Activity(status="local") in sent[1:]
 
 

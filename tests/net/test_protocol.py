@@ -20,8 +20,8 @@ CHALLENGE = b'{"type": "challenge", "to": "b", "color": "black", '
 DOC = Path(__file__).parents[2] / "docs" / "protocol.md"
 
 CLIENT = [
-    p.Hello(version=3, id=1),
-    p.Hello(version=3, user="ann", id="x"),
+    p.Hello(version=4, id=1),
+    p.Hello(version=4, user="ann", id="x"),
     p.Ping(),
     p.LobbyRequest(id=3),
     p.Wait(on=True),
@@ -41,7 +41,7 @@ CLIENT = [
     p.Activity(status="away"),
 ]
 SERVER = [
-    p.Welcome(version=3, user="ann", server="s1", games=[], challenges=[], re=1),
+    p.Welcome(version=4, user="ann", server="s1", games=[], challenges=[], re=1),
     p.Pong(re="x"),
     p.LobbyReply(
         players=[
@@ -148,7 +148,7 @@ def test_an_error_code_is_a_plain_string_on_the_wire() -> None:
         (b'{"type": "challenge", "to": "b", "color": "green"}', "bad_message", None),
         (b'{"type": "chat", "text": "' + b"x" * 201 + b'"}', "bad_message", None),
         (b'{"type": "ping", "id": true}', "bad_message", None),
-        (b'{"type": "hello", "version": 3}' + b" " * 4096, "too_large", None),
+        (b'{"type": "hello", "version": 4}' + b" " * 4096, "too_large", None),
         (
             CHALLENGE + b'"clock": {"minutes": 0, "increment": 2}}',
             "bad_message",

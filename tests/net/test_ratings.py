@@ -48,6 +48,7 @@ def test_a_rated_game_updates_both_players(world: World) -> None:
     ann, bob, carol = world.join("ann"), world.join("bob"), world.join("carol")
     game = world.start(ann, bob, rated=True)
     assert ann.last("state")["rated"] is True
+    world.opening(ann, bob, game)
     world.send(bob, type="resign", game=game)
     state = ann.last("state")
     ratings = state["ratings"]
@@ -78,11 +79,14 @@ def test_casual_games_change_no_rating(world: World) -> None:
 def test_a_restart_recomputes_the_same_ratings_from_the_stored_games(world: World) -> None:
     ann, bob, carol = world.join("ann"), world.join("bob"), world.join("carol")
     first = world.start(ann, bob, rated=True)
+    world.opening(ann, bob, first)
     world.send(bob, type="resign", game=first)
     second = world.start(carol, ann, rated=True, clock=(1, 0))
+    world.opening(carol, ann, second)
     world.clock.advance(61)
     world.hub.tick()  # carol loses on time
     third = world.start(bob, carol, rated=True)
+    world.opening(bob, carol, third)
     world.hub.leave(carol)
     world.clock.advance(protocol.ABANDON_GRACE)
     world.send(bob, type="claim", game=third, outcome="draw")

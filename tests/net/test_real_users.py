@@ -87,7 +87,7 @@ async def test_the_kernel_names_each_user_and_nobody_plays_for_another(
         ann = await as_client(await asyncio.to_thread(connect_as, first, path))
         assert (await ann.hello())["user"] == f"uid{first}"
         liar = await as_client(await asyncio.to_thread(connect_as, second, path))
-        liar.send(type="hello", version=3, user=f"uid{first}")
+        liar.send(type="hello", version=4, user=f"uid{first}")
         await liar.error("identity_mismatch")
         assert await liar.closed()
         bob = await as_client(await asyncio.to_thread(connect_as, second, path))
@@ -102,7 +102,7 @@ async def test_the_kernel_names_each_user_and_nobody_plays_for_another(
         await bob.error("not_your_turn")
         bob.send(type="resign", game=game["game"])
         state = await ann.expect("state", status="finished")
-        assert state["result"]["winner"] == "black"  # bob resigned his own game only
+        assert state["result"]["reason"] == "aborted"  # bob ended his own game only
     finally:
         await server.stop()
         store.close()
@@ -195,7 +195,7 @@ def test_reversi_serve_stops_gracefully_and_refuses_a_second(
     wait_for_socket(path, server)
     client = socket.socket(socket.AF_UNIX)
     client.connect(str(path))
-    client.sendall(b'{"type": "hello", "version": 3}\n')
+    client.sendall(b'{"type": "hello", "version": 4}\n')
     reader = client.makefile("rb")
     assert b'"welcome"' in reader.readline()
     second = reversi("serve", "--socket", str(path), env=env)
@@ -273,7 +273,7 @@ def test_reversi_serve_takes_the_socket_systemd_passes(tmp_path: Path) -> None:
     try:
         client = socket.socket(socket.AF_UNIX)
         client.connect(str(path))  # queued on the passed socket until the server accepts
-        client.sendall(b'{"type": "hello", "version": 3}\n')
+        client.sendall(b'{"type": "hello", "version": 4}\n')
         assert b'"welcome"' in client.makefile("rb").readline()
     finally:
         server.terminate()

@@ -41,7 +41,7 @@ def test_a_claim_is_too_early_while_the_opponent_is_online_or_within_the_grace(
 
 
 @pytest.mark.parametrize(
-    ("outcome", "winner", "score"), [("win", "black", [62, 2]), ("draw", None, [32, 32])]
+    ("outcome", "winner", "score"), [("win", "black", [60, 4]), ("draw", None, [32, 32])]
 )
 def test_after_the_grace_the_win_or_a_draw_is_claimed_and_recorded(
     world: World, outcome: str, winner: str | None, score: list[int]
@@ -49,6 +49,7 @@ def test_after_the_grace_the_win_or_a_draw_is_claimed_and_recorded(
     ann, bob = world.join("ann"), world.join("bob")
     carol = world.join("carol")
     game = world.start(ann, bob)
+    world.opening(ann, bob, game)
     world.send(carol, type="watch", game=game)
     world.hub.leave(bob)
     world.clock.advance(protocol.ABANDON_GRACE)
@@ -81,6 +82,7 @@ def test_a_player_absent_since_the_server_started_counts_as_gone_since_then(
 ) -> None:
     ann, bob = world.join("ann"), world.join("bob")
     game = world.start(ann, bob)
+    world.opening(ann, bob, game)
     world.reopen()
     world.clock.advance(protocol.ABANDON_GRACE)
     ann = world.join("ann")

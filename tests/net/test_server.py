@@ -21,6 +21,7 @@ from reversi_tui.net.server import Limits, Server, ServerRunning
 from reversi_tui.net.store import SqliteStore
 
 from .conftest import Client, Setup, name_from_address
+from .hub_fakes import OPENING
 
 pytestmark = pytest.mark.asyncio
 
@@ -44,6 +45,12 @@ async def start_game(
 async def play(client: Client, game: int, ply: int, square: str) -> dict[str, Any]:
     client.send(type="move", game=game, ply=ply, square=square, id=f"m{ply}")
     return await client.expect("state", re=f"m{ply}")
+
+
+async def play_opening(black: Client, white: Client, game: int) -> None:
+    """Two moves each (``OPENING``): past the abort, so an end now has a result."""
+    for ply, (client, square) in enumerate(zip((black, white) * 2, OPENING, strict=True)):
+        await play(client, game, ply, square)
 
 
 # --- the conversation -------------------------------------------------------------------
@@ -98,7 +105,7 @@ async def test_a_line_over_the_limit_is_too_large_and_closes(online: Any) -> Non
 async def test_a_hello_claiming_another_user_is_refused_and_closed(online: Any) -> None:
     setup: Setup = await online()
     client = await setup.connect("ann")
-    client.send(type="hello", version=3, user="bob")
+    client.send(type="hello", version=4, user="bob")
     await client.error("identity_mismatch")
     assert await client.closed()
 
@@ -106,8 +113,8 @@ async def test_a_hello_claiming_another_user_is_refused_and_closed(online: Any) 
 async def test_another_version_is_refused_and_closed(online: Any) -> None:
     setup: Setup = await online()
     client = await setup.connect("ann")
-    client.send(type="hello", version=2)
-    assert "version 3" in (await client.error("version_unsupported"))["message"]
+    client.send(type="hello", version=3)  # a client from before aborts
+    assert "version 4" in (await client.error("version_unsupported"))["message"]
     assert await client.closed()
 
 
@@ -115,7 +122,7 @@ async def test_a_fifth_session_of_one_user_is_refused(online: Any) -> None:
     setup: Setup = await online()
     sessions = [await setup.login("ann") for _ in range(4)]
     fifth = await setup.connect("ann")
-    fifth.send(type="hello", version=3)
+    fifth.send(type="hello", version=4)
     await fifth.error("too_many_sessions")
     assert await fifth.closed()
     sessions[0].send(type="ping", id=1)
@@ -312,14 +319,14 @@ async def test_resign_for_someone_else_is_refused_and_ones_own_ends_the_game(
     eve = await setup.login("eve")
     eve.send(type="resign", game=game)
     await eve.error("not_a_player")
-    await play(ann, game, 0, "d3")
+    await play_opening(ann, bob, game)
     bob.send(type="resign", game=game, id="r")
     state = await bob.expect("state", re="r")
     assert state["status"] == "finished" and state["result"]["winner"] == "black"
     assert state["result"]["reason"] == "resign"
     result = state["result"]
-    assert (result["black"], result["white"]) == (4, 1)  # after d3
-    assert result["score"] == [63, 1]  # every square bob does not hold goes to ann
+    assert (result["black"], result["white"]) == (4, 4)  # after d3 c5 f6 f5
+    assert result["score"] == [60, 4]  # every square bob does not hold goes to ann
     bob.send(type="resign", game=game)
     await bob.error("game_over")
 

@@ -12,7 +12,7 @@ from reversi_tui.net import protocol
 from reversi_tui.net.server import Limits
 
 from .conftest import Setup
-from .test_server import start_game
+from .test_server import play_opening, start_game
 
 
 async def test_a_player_dropped_for_not_reading_is_not_claimed_as_gone(
@@ -22,6 +22,7 @@ async def test_a_player_dropped_for_not_reading_is_not_claimed_as_gone(
     monkeypatch.setattr(protocol, "CHAT_PER_USER", 1_000_000)
     setup: Setup = await online(Limits(max_buffer=64 * 1024, rate=10_000, burst=10_000))
     ann, bob, game = await start_game(setup)
+    await play_opening(ann, bob, game)
     now = [setup.server.hub.clock()]
     setup.server.hub.clock = lambda: now[0]
     sent = 0
@@ -49,6 +50,7 @@ async def test_a_player_who_closes_the_connection_may_be_claimed_after_the_grace
 ) -> None:
     setup: Setup = await online()
     ann, bob, game = await start_game(setup)
+    await play_opening(ann, bob, game)
     now = [setup.server.hub.clock()]
     setup.server.hub.clock = lambda: now[0]
     bob.close()

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -528,3 +528,35 @@ def test_clocks_reasons_and_ratings_round_trip(path: Path) -> None:
         assert [g.id for g in store.rated_games()] == [later.id, game.id]  # the order they ended
         assert store.rated_games()[0].winner is None
         assert store.ratings_after(later.id) == {"ann": (1500.0, 350.0, 0.09)}
+
+
+# Schema 4: aborted games ---------------------------------------------------------------
+def test_a_version_3_store_is_migrated_and_aborted_games_are_never_rated(path: Path) -> None:
+    path.parent.mkdir(mode=0o700)
+    db = raw(path)
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    for migration in MIGRATIONS[:3]:
+        migration(db)
+    now = "2026-11-26T08:00:00+00:00"
+    db.execute(
+        "INSERT INTO games (id, black, white, finished, created, updated, rated, end_reason,"
+        " winner, ended) VALUES (1, 'ann', 'bob', 1, ?, ?, 1, 'resign', 'black', 1)",
+        (now, now),
+    )
+    db.execute("PRAGMA user_version = 3")
+    db.close()
+    os.chmod(path, 0o600)
+    with SqliteStore(path) as store:
+        (kept,) = store.rated_games()
+        assert (kept.id, kept.winner) == (1, "black")
+        game = store.create_game("ann", "bob", rated=True)
+        with pytest.raises(StoreError):  # no winner, no rating for an aborted game
+            store.finish_game(game.id, reason="aborted", winner="black")
+        store.finish_game(game.id, reason="aborted")
+        stored = store.game(game.id)
+        assert stored is not None and stored.finished and stored.rated
+        assert (stored.end_reason, stored.winner) == ("aborted", None)
+        assert [g.id for g in store.rated_games()] == [1]
+        since = datetime.fromisoformat(now)
+        assert store.rated_games_between("bob", "ann", since) == 1  # the aborted one not
+        assert store.integrity() == "ok"

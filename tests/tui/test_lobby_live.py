@@ -139,7 +139,7 @@ async def test_a_challenge_that_came_while_away_is_put_to_the_player_in_the_lobb
         rated=True,
     )
     session.receive(
-        protocol.Welcome(version=3, user="ann", server="s1", games=[], challenges=[challenge])
+        protocol.Welcome(version=4, user="ann", server="s1", games=[], challenges=[challenge])
     )
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -198,7 +198,7 @@ async def test_after_a_welcome_the_player_goes_straight_back_into_their_game() -
         await open_lobby(app, pilot, session)
         session.receive(
             protocol.Welcome(
-                version=3, user="ann", server="s1", games=[state("d3c5")], challenges=[]
+                version=4, user="ann", server="s1", games=[state("d3c5")], challenges=[]
             )
         )
         await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)

@@ -18,6 +18,7 @@ from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Static
 
 from reversi_tui.engine import Color, parse_square
+from reversi_tui.net import protocol
 from reversi_tui.net.clocks import clock_text
 from reversi_tui.net.server import Server
 from reversi_tui.net.store import SqliteStore
@@ -33,6 +34,7 @@ from reversi_tui.tui.screens.online_game import OnlineGameScreen
 from reversi_tui.tui.widgets.board import Board
 
 from ..net.conftest import Client
+from ..net.hub_fakes import OPENING
 from .helpers import make_app, wait_until
 
 LIMIT = 10.0
@@ -85,6 +87,19 @@ async def lobby_with_bob(
     players = lobby.query_one("#players", DataTable)
     await wait_until(pilot, lambda: players.row_count == 2, LIMIT)
     return lobby, bob
+
+
+async def two_moves_each(
+    pilot: Pilot[int], screen: OnlineGameScreen, bob: Client, game: int, *, bob_black: bool = True
+) -> None:
+    """``OPENING``, bob's moves from his client, ann's from her session: past the abort,
+    so a resignation now has a result."""
+    for ply, square in enumerate(OPENING):
+        if (ply % 2 == 0) == bob_black:
+            bob.send(type="move", game=game, ply=ply, square=square)
+        else:
+            screen.session.request(protocol.MoveMessage(game=game, ply=ply, square=square))
+        await wait_until(pilot, lambda ply=ply: len(screen.game.moves) == ply + 1, LIMIT)
 
 
 async def test_lobby_challenge_game_and_its_keys(
@@ -145,6 +160,15 @@ async def test_lobby_challenge_game_and_its_keys(
         assert app.screen is game_screen
         assert game_screen.status == "n starts a local game: q goes back to the lobby first."
 
+        # two moves each: past the abort (shown in the footer until ann's second move)
+        assert game_screen.check_action("abort", ()) is True
+        bob.send(type="move", game=game, ply=2, square="f6")
+        await wait_until(pilot, lambda: len(game_screen.game.moves) == 3, LIMIT)
+        game_screen.query_one(Board).cursor = parse_square("f5")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: len(game_screen.game.moves) == 4, LIMIT)
+        assert game_screen.check_action("abort", ()) is False
+
         # resign, after a confirmation
         await pilot.press("r")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), LIMIT)
@@ -158,8 +182,8 @@ async def test_lobby_challenge_game_and_its_keys(
         await pilot.press("r")
         await wait_until(pilot, lambda: game_screen.reviewing, LIMIT)
         await pilot.press("u")
-        assert game_screen.review is not None and game_screen.review.index == 1
-        assert game_screen.status == "Move 1 of 2: Black d3."
+        assert game_screen.review is not None and game_screen.review.index == 3
+        assert game_screen.status == "Move 3 of 4: Black f6."
         await pilot.press("p")
         assert game_screen.status.startswith("Playing on from here is not available online")
         bob.close()
@@ -168,7 +192,47 @@ async def test_lobby_challenge_game_and_its_keys(
     (kept,) = list(records.all())
     records.close()
     assert (kept.black_name, kept.white_name) == ("bob", "ann")
-    assert kept.record.move_list() == "d3c5" and kept.record.result is not None
+    assert kept.record.move_list() == "d3c5f6f5" and kept.record.result is not None
+
+
+async def test_a_game_aborted_with_w_says_so_and_is_not_recorded(
+    server: tuple[Server, str], tmp_path: Path
+) -> None:
+    _, path = server
+    keeper = GameKeeper(Places.resolve(tmp_path / "data"))
+    keeper.user = "ann"
+    app = online_app(path, keeper)
+    async with app.run_test(size=(100, 30)) as pilot:
+        _, bob = await lobby_with_bob(app, pilot, path)
+        bob.send(type="challenge", to="ann", color="black", rated=True, id="c")
+        await bob.expect("challenge_sent", re="c")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChallengedScreen), LIMIT)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)
+        game_screen = app.screen
+        assert isinstance(game_screen, OnlineGameScreen)
+        game = (await bob.expect("state"))["game"]
+        bob.send(type="move", game=game, ply=0, square="d3")
+        await wait_until(pilot, lambda: len(game_screen.game.moves) == 1, LIMIT)
+        assert game_screen.check_action("abort", ()) is True  # in the footer
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), LIMIT)
+        await pilot.press("y")
+        final = await bob.expect("state", game=game, status="finished")
+        assert final["result"]["reason"] == "aborted" and final["result"]["winner"] is None
+        await wait_until(pilot, lambda: game_screen.status.startswith("Game aborted"), LIMIT)
+        assert game_screen.status == (
+            "Game aborted: no result, ratings unchanged. q goes back to the lobby."
+        )
+        assert game_screen._turn_text() == "Game aborted: no result, ratings unchanged"
+        for action in ("abort", "resign", "claim"):
+            assert game_screen.check_action(action, ()) is False
+        await pilot.press("q")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), LIMIT)
+        bob.close()
+    records = RecordsDatabase(keeper.places.database)
+    assert list(records.all()) == []  # no result: nothing for the statistics
+    records.close()
 
 
 async def test_challenging_from_the_lobby(server: tuple[Server, str]) -> None:
@@ -273,6 +337,7 @@ async def test_a_timed_rated_game_shows_its_clocks_and_offers_a_rematch(
         title = str(game_screen.query_one("#title", Static).content)
         assert "3+2" in title and "rated" in title
         # bob resigns: the dialog offers a rematch, which reaches bob with the same terms
+        await two_moves_each(pilot, game_screen, bob, state["game"])
         bob.send(type="resign", game=state["game"])
         await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameOverScreen), LIMIT)
         over = app.screen
@@ -321,8 +386,7 @@ async def test_a_finished_online_game_is_analysed_from_its_game_over_dialog(
         game_screen = app.screen
         assert isinstance(game_screen, OnlineGameScreen)
         state = await bob.expect("state")
-        bob.send(type="move", game=state["game"], ply=0, square="d3")
-        await wait_until(pilot, lambda: len(game_screen.game.moves) == 1, LIMIT)
+        await two_moves_each(pilot, game_screen, bob, state["game"])
         bob.send(type="resign", game=state["game"])
         await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameOverScreen), LIMIT)
         over = app.screen
@@ -454,6 +518,7 @@ async def test_who_is_away_and_watching_is_not_said_after_the_game(
         carol.send(type="watch", game=state["game"])
         title = screen.query_one("#title", Static)
         await wait_until(pilot, lambda: "1 watching" in str(title.content), LIMIT)
+        await two_moves_each(pilot, screen, bob, state["game"])
         bob.send(type="resign", game=state["game"])
         await wait_until(pilot, lambda: screen.match.is_over, LIMIT)
         carol.close()
@@ -478,7 +543,9 @@ async def test_accepting_a_rematch_moves_the_accepter_to_the_new_game_at_once(
         await pilot.press("y")
         await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), LIMIT)
         old = app.screen
+        assert isinstance(old, OnlineGameScreen)
         state = await bob.expect("state")
+        await two_moves_each(pilot, old, bob, state["game"], bob_black=False)
         bob.send(type="resign", game=state["game"])
         await wait_until(pilot, lambda: isinstance(app.screen, OnlineGameOverScreen), LIMIT)
         bob.send(type="rematch", game=state["game"])
@@ -538,7 +605,7 @@ async def test_a_player_mutes_the_watchers_chat(tmp_path: Path) -> None:
             carol.send(type="chat", game=game, text="from the stands")
             await wait_until(pilot, lambda: "from the stands" in str(panel.content), LIMIT)
 
-            await pilot.press("w")
+            await pilot.press("z")
             assert "hidden" in game_screen.status
             assert "from the stands" not in str(panel.content)
             carol.send(type="chat", game=game, text="louder")
@@ -549,7 +616,7 @@ async def test_a_player_mutes_the_watchers_chat(tmp_path: Path) -> None:
             await wait_until(pilot, lambda: "the player" in str(panel.content), LIMIT)
             assert "louder" not in str(panel.content)
 
-            await pilot.press("w")
+            await pilot.press("z")
             assert "shown again" in game_screen.status
             assert "louder" in str(panel.content) and "from the stands" in str(panel.content)
             bob.close()

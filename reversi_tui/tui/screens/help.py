@@ -42,6 +42,9 @@ ONLINE_NOTES = (
     "With a clock, both clocks tick in the sidebar; the one running turns reversed under "
     "20 seconds, and a flag that falls ends the game. After the game the dialog offers a "
     "rematch (m) with the colours swapped, or the lobby (q).",
+    "Until both players have made two moves, a game that ends (resigned, out of time, "
+    "claimed) is aborted: no result, ratings unchanged. Before your own second move w "
+    "aborts it.",
 )
 
 #: The keys in review, once a game is over.
@@ -74,8 +77,8 @@ PREVIEW_NOTE = "The flip preview follows the cursor when it stands on a legal sq
 
 #: Notes on the screen as a whole; the mouse is only mentioned when it is on.
 NOTES = (
-    "Online games: r resigns, t talks to the game, q goes back to the lobby (the "
-    "game goes on); undo, hints and new games are off.",
+    "Online games: r resigns, w aborts before your second move, t talks to the game, "
+    "q goes back to the lobby (the game goes on); undo, hints and new games are off.",
     PREVIEW_NOTE,
     "Any dialog (this help too) pauses a computer-against-computer game.",
     "A game left unfinished (q, n, Ctrl+O, a replay from the statistics) is kept: "

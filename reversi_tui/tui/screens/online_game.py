@@ -7,10 +7,12 @@ user's key is sent to the server and lands on the board when the server's state
 carries it; the opponent's moves arrive the same way, and so does a resignation
 by either side (the sources answer with it). A watcher's match has two remote
 sides. The screen binds only its own keys (``ONLINE_GAME_KEYS``): ``r`` resigns
-after a confirmation, ``t`` says something to the game's audience, ``w`` hides the
-watchers' chat from a player (or shows it again), ``m`` copies
-the moves, and ``q`` goes back to the lobby while the game goes on. Local play's
-keys (undo, hints, a new game...) are not bound; pressed here, they say why not.
+after a confirmation, ``w`` aborts before the player's second move (no result,
+ratings unchanged; the footer shows it only while allowed), ``t`` says something to
+the game's audience, ``z`` hides the watchers' chat from a player (or shows it
+again), ``m`` copies the moves, and ``q`` goes back to the lobby while the game goes
+on. Local play's keys (undo, hints, a new game...) are not bound; pressed here, they
+say why not.
 
 A timed game's clocks tick in the sidebar (the server's reading, counted down
 here), shown reversed when low, and standing still while no server holds the game
@@ -53,6 +55,8 @@ from reversi_tui.tui.widgets.footer import KeyFooter
 
 #: How often the clocks and the claim grace are looked at (seconds).
 TICK = 0.2
+#: The game-over words of an aborted game (see "Aborts" in docs/protocol.md).
+ABORTED_WORDS = "Game aborted: no result, ratings unchanged"
 
 #: What the local-only keys say in an online game.
 NOT_ONLINE = "{what} is not available online: the server holds the game."
@@ -147,15 +151,19 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
         self._stop()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Only a player of a game in progress resigns; talk to a game this server holds."""
+        """Only a player of a game in progress resigns, and aborts before their second
+        move; talk to a game this server holds."""
+        active = not self.match.is_over and self.link.state.status == "active"
         if action == "resign":
-            return self.link.my_colour is not None and not self.match.is_over and self.link.playable
+            return self.link.my_colour is not None and active and self.link.playable
+        if action == "abort":
+            return self.link.may_abort and active
         if action == "chat":
             return self.link.server == self.session.server and self.link.waiting is None
         if action == "mute_watchers":
             return self.link.my_colour is not None
         if action == "claim":
-            return self.link.claim_in() == 0.0 and not self.match.is_over
+            return self.link.claim_in() == 0.0 and active
         return super().check_action(action, parameters)
 
     def _clocks(self) -> dict[Color, tuple[str, bool]] | None:
@@ -214,6 +222,8 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
     def _turn_text(self) -> str:
         """Whose turn, by name: the other side is waited for, not "thinking"."""
         match = self.match
+        if self.link.aborted:
+            return ABORTED_WORDS
         if self.link.blocked is not None and not match.is_over:
             return "Not playable here now (the line below says why)"
         if match.is_over or match.local_to_move:
@@ -259,6 +269,8 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
                     self.play_on(Game.from_moves(None, link.move_list()))
                 self._show_playable()
                 self._show_title()
+                if link.aborted:
+                    self._aborted()
             case protocol.State() if self._is_rematch(event):
                 self._move_to(event.origin)
             case protocol.Challenged(rematch=game) if game == link.game:
@@ -383,6 +395,31 @@ class OnlineGameScreen(ClosesOnce, MatchScreen):
             ),
             answer,
         )
+
+    def action_abort(self) -> None:
+        """``w``: no result, as the server allows before the player's second move."""
+        if not self.link.may_abort or self.match.is_over:
+            self.set_status("Too late to abort: you have made two moves (r resigns).")
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes and self.link.may_abort:
+                self.session.abort(self.link.game)
+
+        self._push_once(
+            ConfirmScreen(
+                "Abort?", "Abort this game? No result, ratings unchanged.", "Abort", "Play on"
+            ),
+            answer,
+        )
+
+    def _aborted(self) -> None:
+        """The game ended with no result: the turn loop stops (it waits for a move that
+        will not come), and the board, the keys and the status line say so."""
+        self._stop()
+        self.set_status(f"{ABORTED_WORDS}. q goes back to the lobby.")
+        self._refresh_views(moves_changed=False)
+        self.refresh_bindings()
 
     def action_chat(self) -> None:
         def said(text: str | None) -> None:
